@@ -1,0 +1,15 @@
+/// <reference types="vitest/config" />
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  // Module workers, so worker entries can `import` core/formats like any other module.
+  worker: { format: 'es' },
+  test: {
+    // e2e/ belongs to Playwright: Vitest must never pick up its specs.
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+  },
+})
