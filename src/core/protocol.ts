@@ -22,7 +22,11 @@ export type ToolResultBlock = {
 }
 export type ImageBlock = {
   readonly type: 'image'
-  readonly attachment: { readonly attachmentId: string; readonly mediaType: string; readonly [key: string]: unknown }
+  readonly attachment: {
+    readonly attachmentId: string
+    readonly mediaType: string
+    readonly [key: string]: unknown
+  }
 }
 /** A block type the protocol does not name (the union is open to extension). */
 export type OtherBlock = { readonly type: string; readonly [key: string]: unknown }
@@ -58,9 +62,17 @@ export type FinishReason =
 /** Adapter-private continuation data; `blocks`, when present, has one entry per assembled block. */
 export type ReplayEnvelope = { readonly response: unknown; readonly blocks?: readonly unknown[] }
 
-export type BlockStartChunk = { readonly type: 'block-start'; readonly index: number; readonly blockType: string }
+export type BlockStartChunk = {
+  readonly type: 'block-start'
+  readonly index: number
+  readonly blockType: string
+}
 export type TextDeltaChunk = { readonly type: 'text-delta'; readonly index: number; readonly text: string }
-export type ReasoningDeltaChunk = { readonly type: 'reasoning-delta'; readonly index: number; readonly text: string }
+export type ReasoningDeltaChunk = {
+  readonly type: 'reasoning-delta'
+  readonly index: number
+  readonly text: string
+}
 export type ToolCallDeltaChunk = {
   readonly type: 'tool-call-delta'
   readonly index: number
@@ -68,7 +80,11 @@ export type ToolCallDeltaChunk = {
   readonly name?: string
   readonly argumentsDelta: string
 }
-export type BlockEndChunk = { readonly type: 'block-end'; readonly index: number; readonly block: ContentBlock }
+export type BlockEndChunk = {
+  readonly type: 'block-end'
+  readonly index: number
+  readonly block: ContentBlock
+}
 export type UsageChunk = { readonly type: 'usage'; readonly usage: TokenUsage }
 export type FinishChunk = {
   readonly type: 'finish'

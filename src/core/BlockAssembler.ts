@@ -1,0 +1,275 @@
+import type { Effect } from './effects'
+import type {
+  AnyChunk,
+  ContentBlock,
+  FinishReason,
+  ReplayEnvelope,
+  StreamChunk,
+  TokenUsage,
+} from './protocol'
+
+/**
+ * The state of one block index while a stream assembles (PROTOCOL.md §3). Once `block` is set the partial is
+ * frozen: no rule of the assembler touches it again, which is what lets checkpoints share closed partials.
+ */
+export type PartialBlock = {
+  blockType: string
+  text: string
+  toolCallId?: string
+  toolCallName?: string
+  toolCallArguments: string
+  /** Set by the first `block-end`: authoritative, and freezes the partial. */
+  block?: ContentBlock
+}
+
+export type AssembledBlocks = {
+  /** `order.map(assemble)`, before max-tokens drops tool calls. */
+  readonly all: readonly ContentBlock[]
+  /** What `blocks()` returns. */
+  readonly blocks: ContentBlock[]
+  readonly replayState: ReplayEnvelope | undefined
+}
+
+/**
+ * A faithful re-implementation of DeepSeek Harness's BlockAssembler (PROTOCOL.md §3): same state, same JavaScript
+ * operations, same results byte for byte, including the read-side throw for open blocks of unknown type.
+ *
+ * Two additions, neither of which changes a result: `push` returns the {@link Effect} it had (§4), and a chunk
+ * whose type is not one of the seven is recorded as `unknown-chunk` instead of throwing (§3 A7).
+ *
+ * @example
+ * const a = new BlockAssembler()
+ * a.push({ type: 'text-delta', index: 0, text: 'implicit' }) // { kind: 'append-text', implicit: true, … }
+ * a.blocks() // [{ type: 'text', text: 'implicit' }]
+ * a.finish // { kind: 'stop' }
+ */
+export class BlockAssembler {
+  private partials = new Map<number, PartialBlock>()
+  private order: number[] = []
+  private storedUsage: TokenUsage | undefined
+  private storedFinish: FinishReason | undefined
+  private storedReplayState: ReplayEnvelope | undefined
+
+  push(input: AnyChunk): Effect {
+    const malformed = malformation(input)
+    if (malformed !== null) return { kind: 'unknown-chunk', chunkType: String(input.type) }
+    // `malformation` returned null, so the chunk is one of the seven with the fields the harness dereferences.
+    const chunk = input as StreamChunk
+    switch (chunk.type) {
+      case 'block-start': {
+        // A1: a seen index (by any earlier start, delta or end) is neither retyped nor reopened.
+        if (this.partials.has(chunk.index)) return { kind: 'ignored-duplicate-start', index: chunk.index }
+        this.order.push(chunk.index)
+        this.partials.set(chunk.index, { blockType: chunk.blockType, text: '', toolCallArguments: '' })
+        return { kind: 'open', index: chunk.index, blockType: chunk.blockType }
+      }
+      case 'text-delta':
+      case 'reasoning-delta': {
+        // A2: the delta kind is not checked against the partial's blockType.
+        const implicit = !this.partials.has(chunk.index)
+        const partial = this.ensure(chunk.index, chunk.type === 'text-delta' ? 'text' : 'reasoning')
+        if (partial.block) return { kind: 'ignored-straggler', index: chunk.index }
+        partial.text += chunk.text
+        return { kind: 'append-text', index: chunk.index, chars: String(chunk.text).length, implicit }
+      }
+      case 'tool-call-delta': {
+        // A3: every delta overwrites the id ('' included); an empty name is ignored.
+        const implicit = !this.partials.has(chunk.index)
+        const partial = this.ensure(chunk.index, 'tool-call')
+        if (partial.block) return { kind: 'ignored-straggler', index: chunk.index }
+        const idChanged = partial.toolCallId !== undefined && partial.toolCallId !== chunk.id
+        partial.toolCallId = chunk.id
+        const nameChanged =
+          Boolean(chunk.name) && partial.toolCallName !== undefined && partial.toolCallName !== chunk.name
+        if (chunk.name) partial.toolCallName = chunk.name
+        partial.toolCallArguments += chunk.argumentsDelta
+        return {
+          kind: 'append-arguments',
+          index: chunk.index,
+          chars: String(chunk.argumentsDelta).length,
+          implicit,
+          idChanged,
+          nameChanged,
+        }
+      }
+      case 'block-end': {
+        // A4: first close wins, even when its type or content differs from the deltas.
+        const implicit = !this.partials.has(chunk.index)
+        const partial = this.ensure(chunk.index, chunk.block.type)
+        if (partial.block) return { kind: 'ignored-reclose', index: chunk.index }
+        partial.block = chunk.block
+        return { kind: 'close', index: chunk.index, implicit, block: chunk.block }
+      }
+      case 'usage': {
+        // A5: last wins, never summed.
+        const replaced = this.storedUsage !== undefined
+        this.storedUsage = chunk.usage
+        return { kind: replaced ? 'usage-replaced' : 'usage-set' }
+      }
+      case 'finish': {
+        // A6: last wins; a later finish without replayState clears it.
+        const replaced = this.storedFinish !== undefined
+        this.storedFinish = chunk.reason
+        this.storedReplayState = chunk.replayState
+        return { kind: replaced ? 'finish-replaced' : 'finish-set' }
+      }
+    }
+  }
+
+  private ensure(index: number, blockType: string): PartialBlock {
+    let partial = this.partials.get(index)
+    if (!partial) {
+      partial = { blockType, text: '', toolCallArguments: '' }
+      this.partials.set(index, partial)
+      this.order.push(index)
+    }
+    return partial
+  }
+
+  /** The block an index yields now; throws for an open block of a type other than text/reasoning/tool-call. */
+  private assemble(partial: PartialBlock, index: number): ContentBlock {
+    return partial.block ?? assembleOpen(partial, index)
+  }
+
+  /** One pass computing blocks and replayState together, so they cannot disagree (§3 read side). */
+  assembled(): AssembledBlocks {
+    const all = this.order.map((index) => this.assemble(this.mustGet(index), index))
+    const dropsToolCalls = this.finish.kind === 'max-tokens'
+    const blocks = dropsToolCalls ? all.filter((block) => block.type !== 'tool-call') : all
+    const envelope = this.storedReplayState
+    if (envelope?.blocks === undefined) return { all, blocks, replayState: envelope }
+    if (envelope.blocks.length !== all.length) return { all, blocks, replayState: undefined }
+    if (blocks.length === all.length) return { all, blocks, replayState: envelope }
+    return {
+      all,
+      blocks,
+      replayState: {
+        response: envelope.response,
+        blocks: envelope.blocks.filter((_, position) => all[position]?.type !== 'tool-call'),
+      },
+    }
+  }
+
+  /**
+   * Every seen block in first-seen order; at a max-tokens finish every tool-call block is dropped.
+   * Throws `cannot assemble incomplete block of type "<type>"` for an open block of an unknown type.
+   */
+  blocks(): ContentBlock[] {
+    return this.assembled().blocks
+  }
+
+  /** The text and reasoning blocks a cancelled stream keeps (§3): never throws for unknown block types. */
+  interruptedBlocks(): ContentBlock[] {
+    const kept: ContentBlock[] = []
+    for (const index of this.order) {
+      const partial = this.mustGet(index)
+      const type = partial.block?.type ?? partial.blockType
+      if (type !== 'text' && type !== 'reasoning') continue
+      const block = this.assemble(partial, index)
+      if ((block.type === 'text' || block.type === 'reasoning') && String(block['text']).trim() !== '') {
+        kept.push(block)
+      }
+    }
+    return kept
+  }
+
+  get usage(): TokenUsage | undefined {
+    return this.storedUsage
+  }
+
+  /** The stored finish reason, or `{kind: 'stop'}` when none arrived. */
+  get finish(): FinishReason {
+    return this.storedFinish ?? { kind: 'stop' }
+  }
+
+  /** Whether a finish chunk arrived (`finish` reads as stop either way). */
+  get hasFinish(): boolean {
+    return this.storedFinish !== undefined
+  }
+
+  /** The replay envelope, pruned in step with `blocks()`; undefined when its entries are misaligned. */
+  get replayState(): ReplayEnvelope | undefined {
+    return this.assembled().replayState
+  }
+
+  /** The raw envelope of the last finish, before alignment and pruning. */
+  get rawReplayState(): ReplayEnvelope | undefined {
+    return this.storedReplayState
+  }
+
+  /** Indexes in first-seen order (not numeric order). Read-only view. */
+  get indexes(): readonly number[] {
+    return this.order
+  }
+
+  /** The partial for an index, or undefined. Callers must not mutate it. */
+  partial(index: number): Readonly<PartialBlock> | undefined {
+    return this.partials.get(index)
+  }
+
+  /**
+   * An independent copy of the state. Frozen partials are shared (nothing mutates them again); open ones are
+   * copied field by field — strings are immutable, so text is never duplicated.
+   */
+  clone(): BlockAssembler {
+    const copy = new BlockAssembler()
+    for (const index of this.order) {
+      const partial = this.mustGet(index)
+      copy.partials.set(index, partial.block ? partial : { ...partial })
+    }
+    copy.order = this.order.slice()
+    copy.storedUsage = this.storedUsage
+    copy.storedFinish = this.storedFinish
+    copy.storedReplayState = this.storedReplayState
+    return copy
+  }
+
+  private mustGet(index: number): PartialBlock {
+    const partial = this.partials.get(index)
+    if (!partial) throw new Error(`BlockAssembler invariant violated: no partial for index ${index}`)
+    return partial
+  }
+}
+
+/** §3: an open partial assembles by blockType; any other type throws, exactly as the harness does. */
+export function assembleOpen(partial: Readonly<PartialBlock>, index: number): ContentBlock {
+  switch (partial.blockType) {
+    case 'text':
+      return { type: 'text', text: partial.text }
+    case 'reasoning':
+      return { type: 'reasoning', text: partial.text }
+    case 'tool-call':
+      // `??`, not `||`: an explicit '' id stays ''.
+      return {
+        type: 'tool-call',
+        id: partial.toolCallId ?? `call-${index}`,
+        name: partial.toolCallName ?? '',
+        arguments: partial.toolCallArguments,
+      }
+    default:
+      throw new Error(`cannot assemble incomplete block of type "${partial.blockType}"`)
+  }
+}
+
+/**
+ * Why the harness's push would throw on this chunk, or null when it would not. Unknown types throw in the
+ * harness (A7); so does a block-end whose `block` cannot be read. Chunkscope records both as unknown chunks.
+ */
+export function malformation(chunk: AnyChunk): string | null {
+  if (chunk === null || typeof chunk !== 'object') return 'not an object'
+  switch (chunk.type) {
+    case 'block-start':
+    case 'text-delta':
+    case 'reasoning-delta':
+    case 'tool-call-delta':
+    case 'usage':
+    case 'finish':
+      return null
+    case 'block-end': {
+      const block: unknown = (chunk as { block?: unknown }).block
+      return block !== null && typeof block === 'object' ? null : 'block-end without a block object'
+    }
+    default:
+      return `unknown chunk type ${JSON.stringify(chunk.type)}`
+  }
+}

@@ -1,0 +1,254 @@
+import { BlockAssembler, assembleOpen, type PartialBlock } from './BlockAssembler'
+import type { Finding } from './checks'
+import {
+  runPass,
+  readAssembler,
+  type AssemblyRead,
+  type IgnoredChunk,
+  type StreamResult,
+} from './analyzeStream'
+import { decodeEffect, encodeEffect, type Effect, type EffectSummary } from './effects'
+import type { ContentBlock, SourcedChunk } from './protocol'
+import { jsonEqual } from './jsonEqual'
+
+/** What the stream does to one block index over its whole life (computed once, in the first pass). */
+export type BlockLife = {
+  readonly index: number
+  /** Position in first-seen order: "Block 0", "Block 1", … in the UI. */
+  readonly order: number
+  /** The blockType it was created with (later starts never retype it). */
+  readonly blockType: string
+  /** Created by a delta or block-end rather than by block-start. */
+  readonly implicit: boolean
+  readonly openedAt: number
+  /** Position of the first (winning) block-end, or null when never closed. */
+  readonly closedAt: number | null
+  /** Positions of every chunk addressed to this index, in order (for lanes). */
+  readonly touches: readonly number[]
+  /** Deltas the assembler accepted (all before the close: later ones are stragglers). */
+  readonly acceptedDeltas: number
+}
+
+/** One block as it stands after the first k chunks. */
+export type BlockFrame = {
+  readonly life: BlockLife
+  readonly state: 'open' | 'frozen'
+  readonly text: string
+  readonly toolCallId: string | undefined
+  readonly toolCallName: string | undefined
+  readonly toolCallArguments: string
+  /** The authoritative block from block-end, once frozen. */
+  readonly block: ContentBlock | undefined
+  /** What the deltas alone build (null for an unknown open type). */
+  readonly streamed: ContentBlock | null
+  /** Frozen, and the block-end differs from what the deltas built. */
+  readonly differs: boolean
+}
+
+/** The full state after the first k chunks (position k: 0 = none applied, N = all). */
+export type ReplayFrame = AssemblyRead & {
+  readonly k: number
+  readonly total: number
+  /** Every index seen so far, in first-seen order. */
+  readonly partials: readonly BlockFrame[]
+  /** The chunk that produced this frame (position k−1) and its effect; null at k = 0. */
+  readonly last: { readonly pos: number; readonly chunk: SourcedChunk; readonly effect: Effect } | null
+  /** How many of the engine's `findings` / `ignored` are visible at k (both are sorted by position). */
+  readonly findingCount: number
+  readonly ignoredCount: number
+}
+
+export type ReplayOptions = {
+  /** Chunks between checkpoints: a seek pushes at most this many (more only for streams with huge block counts). */
+  readonly checkpointEvery?: number
+}
+
+const DEFAULT_CHECKPOINT_EVERY = 256
+
+/**
+ * Replays one stream to any position. The chunks are kept once; every `checkpointEvery` chunks the first pass
+ * stores a clone of the assembler (frozen partials shared, open ones copied: O(blocks), not O(chunks)), so
+ * `seek(k)` restores the checkpoint at or below k and pushes at most `checkpointEvery` chunks. Stepping forward
+ * reuses the live assembler instead.
+ *
+ * A checkpoint costs O(blocks), so the spacing grows to a quarter of the block count when that is larger: total
+ * checkpoint memory stays O(chunks) even for a stream with a million one-chunk blocks.
+ *
+ * @example
+ * const engine = new ReplayEngine(chunks)
+ * engine.seek(41).partials[0]?.text // block 0's text after 41 chunks
+ */
+export class ReplayEngine {
+  readonly chunks: readonly SourcedChunk[]
+  readonly total: number
+  /** Effect of each chunk, one byte each ({@link decodeEffect}). */
+  readonly effectCodes: Uint8Array
+  /** Every finding, sorted by position; end-of-stream ones last, visible only at k = total. */
+  readonly findings: readonly Finding[]
+  readonly ignored: readonly IgnoredChunk[]
+  /** Per block index, in first-seen order. */
+  readonly lives: readonly BlockLife[]
+  /** Result at k = total. */
+  readonly result: StreamResult
+  /** Pushes done by seeks so far (tests count work with it). */
+  pushes = 0
+
+  private readonly lifeOf = new Map<number, BlockLife>()
+  private readonly checkpoints: { pos: number; assembler: BlockAssembler }[] = []
+  private readonly perChunkFindings: number
+  private live: { k: number; assembler: BlockAssembler }
+  private readonly every: number
+
+  constructor(chunks: readonly SourcedChunk[], options: ReplayOptions = {}) {
+    this.chunks = chunks
+    this.total = chunks.length
+    this.every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
+    this.effectCodes = new Uint8Array(chunks.length)
+    const lives = new Map<number, { life: MutableLife }>()
+    this.checkpoints.push({ pos: 0, assembler: new BlockAssembler() })
+    let sinceCheckpoint = 0
+    const { assembler, checker, ignored } = runPass(chunks, (pos, effect, current) => {
+      this.effectCodes[pos] = encodeEffect(effect)
+      if ('index' in effect) trackLife(lives, effect, pos, current)
+      sinceCheckpoint += 1
+      if (sinceCheckpoint >= this.every && sinceCheckpoint * 4 >= current.indexes.length) {
+        this.checkpoints.push({ pos: pos + 1, assembler: current.clone() })
+        sinceCheckpoint = 0
+      }
+    })
+    this.findings = checker.findings
+    this.perChunkFindings = checker.endFindingsFrom < 0 ? checker.findings.length : checker.endFindingsFrom
+    this.ignored = ignored
+    this.lives = [...lives.values()].map(({ life }) => life)
+    for (const life of this.lives) this.lifeOf.set(life.index, life)
+    this.result = { ...readAssembler(assembler), ignored, findings: checker.findings }
+    this.live = { k: this.total, assembler }
+  }
+
+  effectAt(pos: number): EffectSummary {
+    return decodeEffect(this.effectCodes[pos] ?? 0)
+  }
+
+  life(index: number): BlockLife | undefined {
+    return this.lifeOf.get(index)
+  }
+
+  /** The state after the first k chunks (k is clamped to 0…total). Equal to a fresh replay of those chunks. */
+  seek(target: number): ReplayFrame {
+    const k = Math.min(this.total, Math.max(0, Math.trunc(target)))
+    if (k === 0) {
+      this.live = { k: 0, assembler: new BlockAssembler() }
+      return this.frame(0, this.live.assembler, null)
+    }
+    // Start at or below k − 1 so the last push yields chunk k − 1's effect; at most `every` pushes.
+    const base = this.checkpointAtOrBelow(k - 1)
+    const reuseLive = this.live.k < k && this.live.k >= base.pos
+    const assembler = reuseLive ? this.live.assembler : base.assembler.clone()
+    let at = reuseLive ? this.live.k : base.pos
+    let lastEffect: Effect | null = null
+    while (at < k) {
+      lastEffect = assembler.push(this.chunks[at]!.chunk)
+      this.pushes += 1
+      at += 1
+    }
+    this.live = { k, assembler }
+    return this.frame(k, assembler, lastEffect)
+  }
+
+  private checkpointAtOrBelow(k: number): { pos: number; assembler: BlockAssembler } {
+    let low = 0
+    let high = this.checkpoints.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >> 1
+      if (this.checkpoints[mid]!.pos <= k) low = mid
+      else high = mid - 1
+    }
+    return this.checkpoints[low]!
+  }
+
+  private frame(k: number, assembler: BlockAssembler, lastEffect: Effect | null): ReplayFrame {
+    const blocks: BlockFrame[] = []
+    for (const index of assembler.indexes) {
+      const partial = assembler.partial(index)
+      const life = this.lifeOf.get(index)
+      if (partial === undefined || life === undefined) continue
+      blocks.push(blockFrame(life, partial, index))
+    }
+    const findingCount =
+      k === this.total ? this.findings.length : upperBound(this.findings, this.perChunkFindings, k)
+    return {
+      ...readAssembler(assembler),
+      k,
+      total: this.total,
+      partials: blocks,
+      last:
+        k > 0 && lastEffect !== null ? { pos: k - 1, chunk: this.chunks[k - 1]!, effect: lastEffect } : null,
+      findingCount,
+      ignoredCount: upperBound(this.ignored, this.ignored.length, k),
+    }
+  }
+}
+
+type MutableLife = { -readonly [K in keyof BlockLife]: BlockLife[K] } & { touches: number[] }
+
+function trackLife(
+  lives: Map<number, { life: MutableLife }>,
+  effect: Effect & { index: number },
+  pos: number,
+  assembler: BlockAssembler,
+): void {
+  let entry = lives.get(effect.index)
+  if (entry === undefined) {
+    const partial = assembler.partial(effect.index)
+    entry = {
+      life: {
+        index: effect.index,
+        order: lives.size,
+        blockType: partial?.blockType ?? 'unknown',
+        implicit: effect.kind !== 'open',
+        openedAt: pos,
+        closedAt: null,
+        touches: [],
+        acceptedDeltas: 0,
+      },
+    }
+    lives.set(effect.index, entry)
+  }
+  entry.life.touches.push(pos)
+  if (effect.kind === 'close') entry.life.closedAt = pos
+  if (effect.kind === 'append-text' || effect.kind === 'append-arguments') entry.life.acceptedDeltas += 1
+}
+
+function blockFrame(life: BlockLife, partial: Readonly<PartialBlock>, index: number): BlockFrame {
+  let streamed: ContentBlock | null
+  try {
+    streamed = assembleOpen(partial, index)
+  } catch {
+    streamed = null
+  }
+  const block = partial.block
+  return {
+    life,
+    state: block ? 'frozen' : 'open',
+    text: partial.text,
+    toolCallId: partial.toolCallId,
+    toolCallName: partial.toolCallName,
+    toolCallArguments: partial.toolCallArguments,
+    block,
+    streamed,
+    differs:
+      block !== undefined && streamed !== null && life.acceptedDeltas > 0 && !jsonEqual(streamed, block),
+  }
+}
+
+/** Number of items among the first `limit` whose position is below k. */
+function upperBound(items: readonly { pos: number }[], limit: number, k: number): number {
+  let low = 0
+  let high = limit
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (items[mid]!.pos < k) low = mid + 1
+    else high = mid
+  }
+  return low
+}

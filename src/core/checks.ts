@@ -1,0 +1,246 @@
+import { assembleOpen, type BlockAssembler } from './BlockAssembler'
+import type { Effect } from './effects'
+import { isStreamChunk, type AnyChunk, type ContentBlock } from './protocol'
+import { jsonEqual } from './jsonEqual'
+
+export type Severity = 'error' | 'warning' | 'info'
+
+/** The rule ids of PROTOCOL.md §5. They are stable: tests, CLI output and the UI all use them. */
+export const RULES = {
+  'index-invalid': 'error',
+  'index-order': 'error',
+  'start-duplicate': 'error',
+  'delta-without-start': 'warning',
+  'delta-type-mismatch': 'error',
+  'delta-after-end': 'error',
+  'end-without-start': 'warning',
+  'end-duplicate': 'error',
+  'end-type-mismatch': 'error',
+  'end-content-mismatch': 'warning',
+  'blocks-overlap': 'info',
+  'usage-missing': 'warning',
+  'usage-duplicate': 'warning',
+  'finish-missing': 'warning',
+  'chunk-after-finish': 'error',
+  'finish-open-blocks': 'error',
+  'finish-reason-inconsistent': 'warning',
+  'tool-arguments-invalid': 'warning',
+  'tool-call-dropped': 'info',
+  'tool-call-id-missing': 'warning',
+  'replay-misaligned': 'warning',
+  'unknown-block-type': 'error',
+  'unknown-chunk': 'error',
+  'recorded-mismatch': 'error',
+} as const satisfies Record<string, Severity>
+
+export type RuleId = keyof typeof RULES
+
+export type Finding = {
+  readonly rule: RuleId
+  readonly severity: Severity
+  /** The seq of the chunk that shows it; for end-of-stream rules the last chunk's seq. */
+  readonly seq: number
+  readonly message: string
+  /** 0-based position of that chunk in the stream (what the UI seeks to). */
+  readonly pos: number
+}
+
+const DELTA_BLOCK_TYPE = {
+  'text-delta': 'text',
+  'reasoning-delta': 'reasoning',
+  'tool-call-delta': 'tool-call',
+} as const
+
+/**
+ * Runs the checks of PROTOCOL.md §5 alongside an assembler. Feed it every chunk right after the assembler's
+ * push (with the effect that push returned), then call `end` once with the final assembler.
+ *
+ * @example
+ * const checker = new StreamChecker()
+ * const effect = assembler.push(chunk); checker.observe(chunk, effect, assembler, pos, seq)
+ * const findings = checker.end(assembler)
+ */
+export class StreamChecker {
+  readonly findings: Finding[] = []
+  /** Where the end-of-stream findings begin in `findings` (its length until `end` runs). */
+  endFindingsFrom = -1
+  private readonly open = new Set<number>()
+  private readonly acceptedDeltas = new Map<number, number>()
+  private readonly seen = new Set<number>()
+  private finishSeen = false
+  private usageCount = 0
+  private lastSeq = 0
+  private lastPos = -1
+
+  observe(chunk: AnyChunk, effect: Effect, assembler: BlockAssembler, pos: number, seq: number): void {
+    this.lastSeq = seq
+    this.lastPos = pos
+    const add = (rule: RuleId, message: string): void => {
+      this.findings.push({ rule, severity: RULES[rule], seq, message, pos })
+    }
+    if (this.finishSeen) add('chunk-after-finish', `${chunk.type} after the stream's finish`)
+    if (!isStreamChunk(chunk) || effect.kind === 'unknown-chunk') {
+      const why = isStreamChunk(chunk)
+        ? 'block-end without a block object'
+        : `unknown chunk type ${JSON.stringify(chunk.type)}`
+      add('unknown-chunk', `${why}; the harness would throw here, Chunkscope leaves the state unchanged`)
+      return
+    }
+    if (chunk.type === 'usage') {
+      this.usageCount += 1
+      if (this.usageCount > 1) add('usage-duplicate', `usage chunk #${this.usageCount}; the last one wins`)
+      return
+    }
+    if (chunk.type === 'finish') {
+      const kind = chunk.reason?.kind
+      if ((kind === 'stop' || kind === 'tool-calls' || kind === 'max-tokens') && this.open.size > 0) {
+        add('finish-open-blocks', `finish ${kind} while block ${[...this.open].join(', ')} still open`)
+      }
+      this.finishSeen = true
+      return
+    }
+
+    const index = chunk.index
+    const validIndex = Number.isSafeInteger(index) && index >= 0
+    if (!validIndex) add('index-invalid', `index ${JSON.stringify(index)} is not a non-negative integer`)
+    const isNew = !this.seen.has(index)
+    if (isNew) {
+      if (validIndex && index !== this.seen.size) {
+        add('index-order', `block ${index} opened where block ${this.seen.size} was expected next`)
+      }
+      if (this.open.size > 0) {
+        add('blocks-overlap', `block ${index} opens while block ${[...this.open].join(', ')} is still open`)
+      }
+      this.seen.add(index)
+      this.open.add(index)
+    }
+    const partial = assembler.partial(index)
+
+    switch (chunk.type) {
+      case 'block-start':
+        if (!isNew) add('start-duplicate', `second block-start for block ${index}; ignored`)
+        return
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'tool-call-delta': {
+        if (isNew) add('delta-without-start', `block ${index} begins with a ${chunk.type} (no block-start)`)
+        if (effect.kind === 'ignored-straggler') {
+          add('delta-after-end', `${chunk.type} for block ${index} after its block-end; ignored`)
+          return
+        }
+        this.acceptedDeltas.set(index, (this.acceptedDeltas.get(index) ?? 0) + 1)
+        const expected = DELTA_BLOCK_TYPE[chunk.type]
+        if (partial && partial.blockType !== expected) {
+          const lost =
+            partial.blockType === 'tool-call' ? ' (its text is lost: tool calls assemble from arguments)' : ''
+          add('delta-type-mismatch', `${chunk.type} into ${partial.blockType} block ${index}${lost}`)
+        }
+        return
+      }
+      case 'block-end': {
+        if (effect.kind === 'ignored-reclose') {
+          add('end-duplicate', `second block-end for block ${index}; ignored (first close wins)`)
+          return
+        }
+        this.open.delete(index)
+        if (isNew) add('end-without-start', `block-end for block ${index}, never seen before`)
+        if (!partial) return
+        if (chunk.block.type !== partial.blockType) {
+          add(
+            'end-type-mismatch',
+            `block-end type ${chunk.block.type} for a ${partial.blockType} block ${index}`,
+          )
+        }
+        if ((this.acceptedDeltas.get(index) ?? 0) > 0) {
+          const streamed = tryAssembleOpen(partial, index)
+          if (streamed !== null && !jsonEqual(streamed, chunk.block)) {
+            add(
+              'end-content-mismatch',
+              `block-end for block ${index} differs from what its deltas built; the block-end wins`,
+            )
+          }
+        }
+        return
+      }
+    }
+  }
+
+  /** End-of-stream rules, evaluated on the final state; their seq is the last chunk's. */
+  end(assembler: BlockAssembler): Finding[] {
+    const seq = this.lastSeq
+    const pos = this.lastPos
+    this.endFindingsFrom = this.findings.length
+    const add = (rule: RuleId, message: string): void => {
+      this.findings.push({ rule, severity: RULES[rule], seq, message, pos })
+    }
+    if (pos < 0) return this.findings
+    if (!assembler.hasFinish)
+      add('finish-missing', 'the stream ends without a finish chunk; it reads as stop')
+    else if (this.usageCount === 0) add('usage-missing', 'the stream has a finish but no usage chunk')
+
+    let assembled
+    try {
+      assembled = assembler.assembled()
+    } catch (error) {
+      add('unknown-block-type', error instanceof Error ? error.message : String(error))
+      return this.findings
+    }
+    const finish = assembler.finish
+    const toolCalls = assembled.all.filter((block) => block.type === 'tool-call')
+    if (finish.kind === 'tool-calls' && toolCalls.length === 0) {
+      add('finish-reason-inconsistent', 'finish tool-calls but the message has no tool-call block')
+    } else if (finish.kind === 'stop' && assembler.hasFinish && toolCalls.length > 0) {
+      add(
+        'finish-reason-inconsistent',
+        `finish stop but the message has ${toolCalls.length} tool-call block(s)`,
+      )
+    }
+    const dropped = assembled.all.length - assembled.blocks.length
+    if (dropped > 0) add('tool-call-dropped', `max-tokens dropped ${dropped} tool-call block(s)`)
+
+    for (const [position, index] of assembler.indexes.entries()) {
+      const block = assembled.all[position]
+      if (block?.type !== 'tool-call') continue
+      const partial = assembler.partial(index)
+      const call = block as ContentBlock & { id?: unknown; arguments?: unknown }
+      const synthesized =
+        partial !== undefined && partial.block === undefined && partial.toolCallId === undefined
+      if (call.id === '' || synthesized) {
+        add(
+          'tool-call-id-missing',
+          `tool call in block ${index} has ${synthesized ? `the synthesized id ${String(call.id)}` : 'an empty id'}`,
+        )
+      }
+      if (dropped > 0) continue // only kept blocks are checked for arguments
+      if (!isValidJson(call.arguments)) {
+        add('tool-arguments-invalid', `tool call in block ${index}: arguments are not valid JSON`)
+      }
+    }
+    const envelope = assembler.rawReplayState
+    if (envelope?.blocks !== undefined && envelope.blocks.length !== assembled.all.length) {
+      add(
+        'replay-misaligned',
+        `replayState has ${envelope.blocks.length} block entries for ${assembled.all.length} blocks; discarded`,
+      )
+    }
+    return this.findings
+  }
+}
+
+function tryAssembleOpen(partial: Parameters<typeof assembleOpen>[0], index: number): ContentBlock | null {
+  try {
+    return assembleOpen(partial, index)
+  } catch {
+    return null
+  }
+}
+
+function isValidJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
