@@ -2,15 +2,16 @@ import type { ContentBlock } from '../../core/protocol'
 
 type Props = { readonly block: ContentBlock; readonly position: number }
 
+// Both light and dark entries: a `dark:border-*` colour would otherwise repaint the left accent too.
 const ACCENT: Record<string, string> = {
-  text: 'border-sky-500',
-  reasoning: 'border-violet-500',
-  'tool-call': 'border-emerald-500',
+  text: 'border-l-sky-500 dark:border-l-sky-400',
+  reasoning: 'border-l-violet-500 dark:border-l-violet-400',
+  'tool-call': 'border-l-emerald-500 dark:border-l-emerald-400',
 }
 
 /** One assembled block. Content is always rendered as text: streams are untrusted input. */
 export function BlockView({ block, position }: Props) {
-  const accent = ACCENT[block.type] ?? 'border-slate-400'
+  const accent = ACCENT[block.type] ?? 'border-l-slate-400 dark:border-l-slate-500'
   return (
     <article
       aria-label={`Block ${position} · ${block.type}`}
