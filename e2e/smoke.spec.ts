@@ -1,0 +1,16 @@
+import { expect, test } from '@playwright/test'
+
+test('the page assembles the built-in example into the final message', async ({ page }) => {
+  await page.goto('/')
+  await expect(page.locator('[data-state="idle"]')).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Chunkscope' })).toBeVisible()
+
+  const finalMessage = page.getByRole('region', { name: 'Final message' })
+  await expect(finalMessage).toContainText("I'll check the directory for you.")
+  const toolCall = finalMessage.getByRole('article', { name: 'Block 1 · tool-call' })
+  await expect(toolCall).toContainText('bash')
+  await expect(toolCall).toContainText('call_01')
+  await expect(toolCall).toContainText('{"command":"ls -la"}')
+  await expect(finalMessage).toContainText('usage in 120 / out 18')
+  await expect(finalMessage).toContainText('finish tool-calls')
+})

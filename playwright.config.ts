@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs'
+import { defineConfig, devices } from '@playwright/test'
+
+const PORT = 5199
+const BASE_URL = `http://127.0.0.1:${PORT}`
+const CI = Boolean(process.env['CI'])
+
+/**
+ * The system Chromium when there is one (CHROMIUM_PATH, else Debian's /usr/bin/chromium); otherwise Playwright's
+ * own browser, which must already be installed: nothing is downloaded at test time.
+ */
+function chromiumPath(): string | undefined {
+  const fromEnv = process.env['CHROMIUM_PATH']
+  if (fromEnv) return fromEnv
+  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined
+}
+
+const executablePath = chromiumPath()
+
+export default defineConfig({
+  testDir: 'e2e',
+  // Not the default `test-results`: Playwright empties its outputDir at start, and Vitest's JSON report lives there.
+  outputDir: 'test-results/e2e-artifacts',
+  fullyParallel: true,
+  forbidOnly: CI,
+  retries: 0,
+  workers: 2,
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1440, height: 900 },
+        launchOptions: {
+          ...(executablePath === undefined ? {} : { executablePath }),
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // One strict port: a second server on another port would silently test stale code.
+    command: `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: BASE_URL,
+    reuseExistingServer: !CI,
+    timeout: 60_000,
+  },
+})
