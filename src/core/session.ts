@@ -1,0 +1,368 @@
+import { BlockAssembler } from './BlockAssembler'
+import { jsonEqual } from './jsonEqual'
+import type { AnyChunk, ContentBlock, SourcedChunk } from './protocol'
+
+/**
+ * The session model (PROTOCOL.md §6): a harness log's events segmented into turns → steps → attempts, each attempt
+ * one model stream, linked to the `assistant/message` that cites its chunks. Bare chunk files become one stream.
+ */
+
+/** Line 1 of a harness log (§6), normalised: fields of the wrong type are left out; `raw` keeps the line as read. */
+export type SessionHeader = {
+  readonly type: 'session'
+  readonly version: number | null
+  readonly id: string | null
+  readonly createdAt: number | null
+  readonly cwd?: string
+  readonly parentSession?: string
+  readonly origin?: string
+  readonly delegationDepth?: number
+  /** Its shape is not pinned down by §6: kept as read. */
+  readonly agentPreset?: unknown
+  readonly raw: Readonly<Record<string, unknown>>
+}
+
+/** The three packed-row tags of §7. */
+export type PackedRowType = 'text-chunks' | 'reasoning-chunks' | 'tool-call-chunks'
+
+/**
+ * One logical session event (§6), packed rows already decoded into one `assistant/chunk` per member (§7).
+ * Unknown event types are kept as they are.
+ */
+export type SessionEvent = {
+  readonly type: string
+  readonly seq: number
+  /** Epoch ms at append, null when absent. Unreliable in fixtures (§6): order by seq, show time as data. */
+  readonly time: number | null
+  readonly data: unknown
+  readonly sourceEventSeqs?: readonly number[]
+  readonly surfaceOp?: string
+  /** 1-based line of the source text; the members of a packed row share the row's line. */
+  readonly line: number
+  /** Set when the event was decoded from a packed row of this type. */
+  readonly packed?: PackedRowType
+}
+
+/** How an attempt began (§6). */
+export type AttemptKind =
+  /** The whole of a bare chunk file. */
+  | 'stream'
+  /** The first attempt of its (turn, step). */
+  | 'first'
+  /** Begun at an `llm/retry-started` for its (turn, step). */
+  | 'retry'
+  /** Chunks of the same (turn, step) after a finish with no retry event (e.g. after compaction, §6). */
+  | 'after-finish'
+
+/** Which cited seqs of a message do not line up with the attempt it is linked to. */
+export type Citation = {
+  /** Cited seqs that are no event in the log (trimmed or lost). */
+  readonly missing: readonly number[]
+  /** Cited seqs that exist but are not chunks of the linked attempt. */
+  readonly foreign: readonly number[]
+  /** Chunks of the linked attempt the message does not cite. */
+  readonly uncited: readonly number[]
+}
+
+/** An `assistant/message` as the harness stored it. */
+export type RecordedMessage = {
+  readonly seq: number
+  readonly line: number
+  readonly turn: number | null
+  readonly step: number | null
+  readonly interrupted: boolean
+  readonly content: readonly ContentBlock[]
+  /** `data.message` (current shape) or `data` itself (legacy shape, content at `data.content`). */
+  readonly message: unknown
+  readonly shape: 'current' | 'legacy' | 'no-content'
+  /** Empty when the message carries none: unknown provenance (crash repair writes such, §6). */
+  readonly sourceEventSeqs: readonly number[]
+  readonly provenance: 'cited' | 'unknown'
+  /** The attempt it was linked to, or null. */
+  readonly attemptId: string | null
+  readonly citation: Citation
+}
+
+export type Attempt = {
+  /** `t1.s2.a1`; `stream` for a bare chunk file; `t?` / `s?` when the chunk events carry no number. */
+  id: string
+  turn: number | null
+  step: number | null
+  /** 1-based within its (turn, step). */
+  attempt: number | null
+  kind: AttemptKind
+  /** The `retryId` of the `llm/retry-started` that began it. */
+  retryId?: string
+  chunks: SourcedChunk[]
+  recorded: RecordedMessage | null
+}
+
+export type Step = { turn: number; step: number; attempts: Attempt[] }
+
+export type Turn = {
+  turn: number
+  steps: Step[]
+  start?: { seq: number }
+  end?: { seq: number; reason: unknown }
+}
+
+export type Session = {
+  header: SessionHeader | null
+  events: SessionEvent[]
+  /** In order of first appearance; includes turns that only orphan chunks mention. */
+  turns: Turn[]
+  /** Every attempt in order of its first chunk. */
+  streams: Attempt[]
+  /** Every `assistant/message`, linked or not, in seq order. */
+  messages: RecordedMessage[]
+}
+
+/**
+ * Segments a harness log into turns, steps and attempts and links each attempt to its recorded message (§6).
+ *
+ * @example
+ * const session = buildSession(read.header, read.events)
+ * session.streams.map((a) => a.id) // ['t1.s1.a1', 't1.s1.a2', 't1.s2.a1']
+ */
+export function buildSession(header: SessionHeader | null, events: SessionEvent[]): Session {
+  const builder = new SessionBuilder()
+  for (const event of inSeqOrder(events)) builder.add(event)
+  const messages = builder.link()
+  return { header, events, turns: builder.turns(), streams: builder.streams, messages }
+}
+
+/** A bare chunk file as a session: no header, no turns, one stream (§6 last line). */
+export function buildStreamSession(chunks: SourcedChunk[]): Session {
+  const stream: Attempt = {
+    id: 'stream',
+    turn: null,
+    step: null,
+    attempt: null,
+    kind: 'stream',
+    chunks,
+    recorded: null,
+  }
+  return { header: null, events: [], turns: [], streams: [stream], messages: [] }
+}
+
+export type RecordedComparison = {
+  readonly match: boolean
+  /** null when assembling threw (an open block of an unknown type, §3). */
+  readonly assembled: ContentBlock[] | null
+  readonly expected: readonly ContentBlock[]
+  readonly error?: string
+}
+
+/**
+ * Re-assembles an attempt's chunks and compares the result with its recorded message (§6): `interruptedBlocks()`
+ * when the message is interrupted, else `blocks()`. Null when the attempt has no linked message.
+ *
+ * @example
+ * compareRecorded(session.streams[0]) // { match: true, assembled: [...], expected: [...] }
+ */
+export function compareRecorded(attempt: Attempt): RecordedComparison | null {
+  const recorded = attempt.recorded
+  if (recorded === null) return null
+  const assembler = new BlockAssembler()
+  for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
+  let assembled: ContentBlock[]
+  try {
+    assembled = recorded.interrupted ? assembler.interruptedBlocks() : assembler.blocks()
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return { match: false, assembled: null, expected: recorded.content, error: message }
+  }
+  return { match: jsonEqual(assembled, recorded.content), assembled, expected: recorded.content }
+}
+
+type AttemptCursor = {
+  current: Attempt | null
+  finished: boolean
+  /** An `llm/retry-started` arrived: the next chunk opens a retry attempt. */
+  retry: { retryId: string | undefined } | null
+  count: number
+}
+
+class SessionBuilder {
+  readonly streams: Attempt[] = []
+  private readonly turnMap = new Map<number, Turn>()
+  private readonly stepMap = new Map<string, Step>()
+  private readonly cursors = new Map<string, AttemptCursor>()
+  private readonly chunkOwner = new Map<number, Attempt>()
+  private readonly eventSeqs = new Set<number>()
+  private readonly messageEvents: SessionEvent[] = []
+
+  add(event: SessionEvent): void {
+    this.eventSeqs.add(event.seq)
+    const data = isRecord(event.data) ? event.data : {}
+    const turn = asInt(data['turn'])
+    const step = asInt(data['step'])
+    switch (event.type) {
+      case 'assistant/chunk':
+        this.addChunk(event, turn, step, data['chunk'])
+        break
+      case 'assistant/message':
+        this.messageEvents.push(event)
+        if (turn !== null && step !== null) this.ensureStep(turn, step)
+        break
+      case 'llm/retry-started': {
+        // §6: a new attempt starts at an llm/retry-started for that (turn, step).
+        const retryId = data['retryId']
+        this.cursor(turn, step).retry = { retryId: typeof retryId === 'string' ? retryId : undefined }
+        break
+      }
+      case 'turn/start':
+        if (turn !== null) this.ensureTurn(turn).start ??= { seq: event.seq }
+        break
+      case 'turn/end':
+        if (turn !== null) this.ensureTurn(turn).end ??= { seq: event.seq, reason: data['reason'] }
+        break
+      case 'step/start':
+      case 'step/end':
+        if (turn !== null && step !== null) this.ensureStep(turn, step)
+        break
+    }
+  }
+
+  private addChunk(event: SessionEvent, turn: number | null, step: number | null, value: unknown): void {
+    const cursor = this.cursor(turn, step)
+    // §6: a new attempt after a finish when more chunks of the same (turn, step) follow, or after a retry start.
+    if (cursor.current === null || cursor.finished || cursor.retry !== null) {
+      cursor.count += 1
+      const kind: AttemptKind = cursor.retry ? 'retry' : cursor.current ? 'after-finish' : 'first'
+      const attempt: Attempt = {
+        id: `t${turn ?? '?'}.s${step ?? '?'}.a${cursor.count}`,
+        turn,
+        step,
+        attempt: cursor.count,
+        kind,
+        chunks: [],
+        recorded: null,
+      }
+      if (cursor.retry?.retryId !== undefined) attempt.retryId = cursor.retry.retryId
+      cursor.current = attempt
+      cursor.finished = false
+      cursor.retry = null
+      this.streams.push(attempt)
+      if (turn !== null && step !== null) this.ensureStep(turn, step).attempts.push(attempt)
+    }
+    const chunk = asChunk(value)
+    cursor.current.chunks.push({ seq: event.seq, time: event.time, chunk })
+    if (!this.chunkOwner.has(event.seq)) this.chunkOwner.set(event.seq, cursor.current)
+    if (chunk.type === 'finish') cursor.finished = true
+  }
+
+  /** Links every message that cites chunks to the attempt holding most of them (§6). */
+  link(): RecordedMessage[] {
+    return this.messageEvents.map((event) => {
+      const base = readMessage(event)
+      const cited = event.sourceEventSeqs
+      if (cited === undefined) {
+        return { ...base, provenance: 'unknown', attemptId: null, citation: NO_CITATION_ISSUES }
+      }
+      const votes = new Map<Attempt, number>()
+      for (const seq of cited) {
+        const owner = this.chunkOwner.get(seq)
+        if (owner) votes.set(owner, (votes.get(owner) ?? 0) + 1)
+      }
+      let best: Attempt | null = null
+      let bestVotes = 0
+      for (const [attempt, count] of votes) {
+        if (count > bestVotes && attempt.recorded === null) [best, bestVotes] = [attempt, count]
+      }
+      const citedSet = new Set(cited)
+      const missing = cited.filter((seq) => !this.eventSeqs.has(seq))
+      const foreign = cited.filter((seq) => this.eventSeqs.has(seq) && this.chunkOwner.get(seq) !== best)
+      const uncited = best ? best.chunks.map((c) => c.seq).filter((seq) => !citedSet.has(seq)) : []
+      const recorded: RecordedMessage = {
+        ...base,
+        provenance: 'cited',
+        attemptId: best?.id ?? null,
+        citation: { missing, foreign, uncited },
+      }
+      if (best) best.recorded = recorded
+      return recorded
+    })
+  }
+
+  turns(): Turn[] {
+    return [...this.turnMap.values()]
+  }
+
+  private cursor(turn: number | null, step: number | null): AttemptCursor {
+    const key = `${turn}|${step}`
+    let cursor = this.cursors.get(key)
+    if (!cursor) {
+      cursor = { current: null, finished: false, retry: null, count: 0 }
+      this.cursors.set(key, cursor)
+    }
+    return cursor
+  }
+
+  private ensureTurn(turn: number): Turn {
+    let entry = this.turnMap.get(turn)
+    if (!entry) {
+      entry = { turn, steps: [] }
+      this.turnMap.set(turn, entry)
+    }
+    return entry
+  }
+
+  private ensureStep(turn: number, step: number): Step {
+    const key = `${turn}|${step}`
+    let entry = this.stepMap.get(key)
+    if (!entry) {
+      entry = { turn, step, attempts: [] }
+      this.stepMap.set(key, entry)
+      this.ensureTurn(turn).steps.push(entry)
+    }
+    return entry
+  }
+}
+
+const NO_CITATION_ISSUES: Citation = { missing: [], foreign: [], uncited: [] }
+
+type MessageBase = Omit<RecordedMessage, 'provenance' | 'attemptId' | 'citation'>
+
+/** §6: current logs keep content at `data.message.content`, older ones at `data.content`. */
+function readMessage(event: SessionEvent): MessageBase {
+  const data = isRecord(event.data) ? event.data : {}
+  const message = data['message']
+  const common = {
+    seq: event.seq,
+    line: event.line,
+    turn: asInt(data['turn']),
+    step: asInt(data['step']),
+    interrupted: data['interrupted'] === true,
+    sourceEventSeqs: event.sourceEventSeqs ?? [],
+  }
+  if (isRecord(message) && Array.isArray(message['content'])) {
+    return { ...common, content: message['content'] as ContentBlock[], message, shape: 'current' }
+  }
+  if (Array.isArray(data['content'])) {
+    return { ...common, content: data['content'] as ContentBlock[], message: data, shape: 'legacy' }
+  }
+  return { ...common, content: [], message: message ?? data, shape: 'no-content' }
+}
+
+/** Readers keep file order; segmentation needs seq order (§6). Copies only when the log is out of order. */
+function inSeqOrder(events: SessionEvent[]): readonly SessionEvent[] {
+  for (let i = 1; i < events.length; i++) {
+    if (events[i - 1]!.seq > events[i]!.seq) return [...events].sort((a, b) => a.seq - b.seq)
+  }
+  return events
+}
+
+/** A chunk event whose `chunk` is no object with a string type still shows in its stream, as an unknown chunk. */
+function asChunk(value: unknown): AnyChunk {
+  if (isRecord(value) && typeof value['type'] === 'string') return value as AnyChunk
+  return { type: '(not a chunk)', value }
+}
+
+function asInt(value: unknown): number | null {
+  return Number.isSafeInteger(value) ? (value as number) : null
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
