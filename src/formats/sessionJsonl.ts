@@ -1,0 +1,331 @@
+import type { PackedRowType, SessionEvent, SessionHeader } from '../core/session'
+import { chunkProblem } from './chunkShape'
+import { isBlank, isRecord, kindOf, lines, parseJson, preview, type TextLine } from './json'
+import type { Diagnostic } from './types'
+
+/**
+ * Where the committed prefix of the log ends (PROTOCOL.md §7). A bad line or a seq gap ends it; when a later line
+ * holds a `turn/end` the damage is in committed data (`corrupt`), otherwise it is a crash boundary.
+ */
+export type CommittedPrefix = {
+  readonly damage: 'none' | 'crash-boundary' | 'corrupt'
+  /** Events read before the first bad line or gap (all of them when nothing broke). */
+  readonly events: number
+  /** The line of the first bad line or gap. */
+  readonly line?: number
+}
+
+export type SessionJsonlRead = {
+  readonly header: SessionHeader | null
+  readonly events: SessionEvent[]
+  readonly diagnostics: Diagnostic[]
+  readonly committed: CommittedPrefix
+}
+
+/**
+ * Reads a DeepSeek Harness `session.jsonl` (§6, §7): the header, every event, and every packed row decoded into
+ * one `assistant/chunk` per member. Lenient and total: it never throws, reports what it skips with its line, and
+ * keeps reading past damage so the UI shows everything readable. One pass; each line is sliced once and parsed once.
+ *
+ * @example
+ * const { header, events, diagnostics } = readSessionJsonl(text)
+ * // diagnostics: [{ line: 12, severity: 'error', message: 'line 12: malformed text-chunks row: dt has 3 entries, expected 4' }]
+ */
+export function readSessionJsonl(text: string): SessionJsonlRead {
+  const reader = new SessionJsonlReader()
+  for (const line of lines(text)) reader.read(line)
+  return reader.result()
+}
+
+const PACKED_DELTA_TYPES = {
+  'text-chunks': 'text-delta',
+  'reasoning-chunks': 'reasoning-delta',
+  'tool-call-chunks': 'tool-call-delta',
+} as const satisfies Record<PackedRowType, string>
+
+function isPackedRowType(type: string): type is PackedRowType {
+  return Object.hasOwn(PACKED_DELTA_TYPES, type)
+}
+
+class SessionJsonlReader {
+  private header: SessionHeader | null = null
+  private readonly events: SessionEvent[] = []
+  private readonly diagnostics: Diagnostic[] = []
+  private sawRecord = false
+  private expectedSeq = 0
+  private damage: { line: number; events: number; what: string } | null = null
+  private lastTurnEndLine = 0
+
+  read(line: TextLine): void {
+    if (isBlank(line.text)) return
+    if (!line.terminated) {
+      this.tornTail(line)
+      return
+    }
+    const parsed = parseJson(line.text)
+    if (!this.sawRecord) {
+      this.sawRecord = true
+      if (parsed.ok && isRecord(parsed.value) && parsed.value['type'] === 'session') {
+        this.header = readHeader(parsed.value, line.number, this.diagnostics)
+        return
+      }
+      this.report(
+        line.number,
+        'warning',
+        `no session header (expected {"type":"session",…} on the first line, PROTOCOL.md §6); reading the lines as events`,
+      )
+    }
+    if (!parsed.ok) return this.badLine(line.number, `malformed JSON: ${parsed.reason}`)
+    const record = parsed.value
+    if (!isRecord(record)) return this.badLine(line.number, `not a JSON object (got ${kindOf(record)})`)
+    const type = record['type']
+    if (typeof type !== 'string') return this.badLine(line.number, `record has no string "type"`)
+    if (type === 'session')
+      return this.badLine(line.number, 'a second session header (it belongs on line 1 only)')
+    if (isPackedRowType(type)) return this.packedRow(record, type, line.number)
+    this.event(record, type, line.number)
+  }
+
+  private event(record: Record<string, unknown>, type: string, line: number): void {
+    const seq = record['seq']
+    if (!isSeq(seq))
+      return this.badLine(line, `${type} event has no valid "seq" (got ${JSON.stringify(seq)})`)
+    this.checkSeq(seq, 1, line)
+    const time = record['time']
+    const surfaceOp = record['surfaceOp']
+    const sources = record['sourceEventSeqs']
+    const sourceEventSeqs = Array.isArray(sources) && sources.every(isSeq) ? (sources as number[]) : undefined
+    if (sources !== undefined && sourceEventSeqs === undefined) {
+      this.report(line, 'warning', `${type} seq ${seq}: sourceEventSeqs is not an array of seqs; ignored`)
+    }
+    const data = record['data']
+    this.events.push({
+      type,
+      seq,
+      time: typeof time === 'number' ? time : null,
+      data,
+      line,
+      ...(sourceEventSeqs !== undefined ? { sourceEventSeqs } : {}),
+      ...(typeof surfaceOp === 'string' ? { surfaceOp } : {}),
+    })
+    if (type === 'turn/end') this.lastTurnEndLine = line
+    if (type === 'assistant/chunk') {
+      const problem = chunkProblem(isRecord(data) ? data['chunk'] : undefined)
+      if (problem) this.report(line, 'warning', `assistant/chunk seq ${seq}: chunk ${problem.reason}`)
+    }
+  }
+
+  /** §7: a packed row decodes to one assistant/chunk per member, or is skipped whole as malformed. */
+  private packedRow(row: Record<string, unknown>, type: PackedRowType, line: number): void {
+    const decoded = decodePackedRow(row, type, line)
+    if (typeof decoded === 'string') return this.badLine(line, `malformed ${type} row: ${decoded}`)
+    this.checkSeq(decoded[0]!.seq, decoded.length, line)
+    for (const event of decoded) this.events.push(event)
+  }
+
+  private checkSeq(seq: number, count: number, line: number): void {
+    // §6: after decoding, seq runs 0, 1, 2… without gaps.
+    if (seq > this.expectedSeq) {
+      this.report(line, 'warning', `seq gap: expected ${this.expectedSeq}, got ${seq}`)
+      this.markDamage(line, 'a seq gap')
+    } else if (seq < this.expectedSeq) {
+      this.report(line, 'error', `seq out of order: expected ${this.expectedSeq}, got ${seq}`)
+      this.markDamage(line, 'a seq out of order')
+    }
+    this.expectedSeq = Math.max(this.expectedSeq, seq + count)
+  }
+
+  private badLine(line: number, reason: string): void {
+    this.report(line, 'error', `${reason}; line skipped`)
+    this.markDamage(line, 'a bad line')
+  }
+
+  private markDamage(line: number, what: string): void {
+    this.damage ??= { line, events: this.events.length, what }
+  }
+
+  /** §7: a final line without `\n` is a torn tail, even when it happens to parse: the write never completed. */
+  private tornTail(line: TextLine): void {
+    const complete = parseJson(line.text).ok
+    this.report(
+      line.number,
+      'warning',
+      complete
+        ? `torn tail: the final line has no trailing newline; dropped although it parses as complete JSON, because a line counts only once its \\n is written (PROTOCOL.md §7)`
+        : `torn tail: the final line has no trailing newline and is incomplete (${line.text.length} characters, starts ${preview(line.text)}); dropped`,
+    )
+  }
+
+  private report(line: number, severity: Diagnostic['severity'], message: string): void {
+    this.diagnostics.push({ line, severity, message: `line ${line}: ${message}` })
+  }
+
+  result(): SessionJsonlRead {
+    const { header, events, diagnostics, damage } = this
+    if (damage === null)
+      return { header, events, diagnostics, committed: { damage: 'none', events: events.length } }
+    const after = events.length - damage.events
+    if (this.lastTurnEndLine > damage.line) {
+      this.report(
+        damage.line,
+        'error',
+        `corrupt committed data: the log breaks here (${damage.what}) but a turn/end follows on line ${this.lastTurnEndLine}; ` +
+          `the ${after} events read after the break are shown anyway`,
+      )
+      return {
+        header,
+        events,
+        diagnostics,
+        committed: { damage: 'corrupt', events: damage.events, line: damage.line },
+      }
+    }
+    this.report(
+      damage.line,
+      'warning',
+      `crash boundary: the log breaks here (${damage.what}) and no turn/end follows; the committed prefix holds ` +
+        `${damage.events} events, the ${after} read after it are shown anyway`,
+    )
+    return {
+      header,
+      events,
+      diagnostics,
+      committed: { damage: 'crash-boundary', events: damage.events, line: damage.line },
+    }
+  }
+}
+
+/**
+ * §7 decoding and every validity rule. Returns the member events, or the reason the row is malformed.
+ * Member k: seq = seq0 + k, time = time0 + dt[0] + … + dt[k-1] (dt may be negative).
+ */
+export function decodePackedRow(
+  row: Record<string, unknown>,
+  type: PackedRowType,
+  line: number,
+): SessionEvent[] | string {
+  const envelope = exactKeys(row, ['type', 'seq0', 'time0', 'data'], [], 'envelope')
+  if (envelope) return envelope
+  const { seq0, time0, data } = row
+  if (!isSeq(seq0)) return `seq0 is not a non-negative safe integer (got ${JSON.stringify(seq0)})`
+  if (!Number.isSafeInteger(time0)) return `time0 is not a safe integer (got ${JSON.stringify(time0)})`
+  if (!isRecord(data)) return `data is not an object (got ${kindOf(data)})`
+  const isToolCall = type === 'tool-call-chunks'
+  const payloadKey = isToolCall ? 'args' : 'texts'
+  const dataKeys = exactKeys(
+    data,
+    isToolCall ? ['turn', 'step', 'index', 'dt', 'id', 'args'] : ['turn', 'step', 'index', 'dt', 'texts'],
+    isToolCall ? ['name'] : [],
+    'data',
+  )
+  if (dataKeys) return dataKeys
+  const payload = data[payloadKey]
+  if (!Array.isArray(payload)) return `${payloadKey} is not an array (got ${kindOf(payload)})`
+  if (payload.length === 0) return `${payloadKey} is empty`
+  const nonString = payload.findIndex((member) => typeof member !== 'string')
+  if (nonString !== -1)
+    return `${payloadKey}[${nonString}] is not a string (got ${kindOf(payload[nonString])})`
+  const dt = data['dt']
+  if (!Array.isArray(dt)) return `dt is not an array (got ${kindOf(dt)})`
+  if (dt.length !== payload.length - 1) {
+    return `dt has ${dt.length} entries, expected ${payload.length - 1} (one fewer than the ${payload.length} ${payloadKey})`
+  }
+  const badGap = dt.findIndex((gap) => !Number.isSafeInteger(gap))
+  if (badGap !== -1) return `dt[${badGap}] is not a safe integer (got ${JSON.stringify(dt[badGap])})`
+  const { id, name } = data
+  if (isToolCall && typeof id !== 'string') return `id is not a string (got ${kindOf(id)})`
+  const hasName = isToolCall && 'name' in data
+  if (hasName && typeof name !== 'string') return `name is not a string (got ${kindOf(name)})`
+  const lastSeq = (seq0 as number) + (payload.length - 1)
+  if (!Number.isSafeInteger(lastSeq))
+    return `seq of member ${payload.length - 1} (${lastSeq}) is not a safe integer`
+
+  const { turn, step, index } = data
+  const deltaType = PACKED_DELTA_TYPES[type]
+  const events: SessionEvent[] = []
+  let time = time0 as number
+  for (let k = 0; k < payload.length; k++) {
+    if (k > 0) time += dt[k - 1] as number
+    if (!Number.isSafeInteger(time)) return `time of member ${k} leaves the safe integer range`
+    const member = payload[k] as string
+    const chunk = isToolCall
+      ? { type: deltaType, index, id, ...(hasName ? { name } : {}), argumentsDelta: member }
+      : { type: deltaType, index, text: member }
+    events.push({
+      type: 'assistant/chunk',
+      seq: (seq0 as number) + k,
+      time,
+      data: { turn, step, chunk },
+      line,
+      packed: type,
+    })
+  }
+  return events
+}
+
+/** Null when the object's keys are exactly `required` plus any of `optional`, else what is wrong. */
+function exactKeys(
+  value: Record<string, unknown>,
+  required: readonly string[],
+  optional: readonly string[],
+  what: string,
+): string | null {
+  const missing = required.filter((key) => !Object.hasOwn(value, key))
+  if (missing.length > 0) return `${what} lacks ${missing.map((key) => `"${key}"`).join(', ')}`
+  const extra = Object.keys(value).filter((key) => !required.includes(key) && !optional.includes(key))
+  if (extra.length > 0) {
+    const allowed = [...required, ...optional.map((key) => `${key}?`)].join(', ')
+    return `${what} has unexpected ${extra.map((key) => `"${key}"`).join(', ')} (allowed: ${allowed})`
+  }
+  return null
+}
+
+function isSeq(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0
+}
+
+/** §6 header fields, kept when of the right type; a wrong type is reported and left out. */
+function readHeader(raw: Record<string, unknown>, line: number, diagnostics: Diagnostic[]): SessionHeader {
+  const warn = (message: string) =>
+    diagnostics.push({ line, severity: 'warning', message: `line ${line}: session header: ${message}` })
+  const pick = <T>(key: string, check: (value: unknown) => value is T, required: boolean): T | undefined => {
+    const value = raw[key]
+    if (check(value)) return value
+    if (value !== undefined || required)
+      warn(`"${key}" is ${value === undefined ? 'missing' : `a ${kindOf(value)}`}`)
+    return undefined
+  }
+  const version = pick('version', isNumber, true) ?? null
+  if (version !== null && version !== 0) {
+    diagnostics.push({
+      line,
+      severity: 'info',
+      message: `line ${line}: session header: version ${version}; this reader knows version 0 (PROTOCOL.md §6) and reads on`,
+    })
+  }
+  const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = {
+    type: 'session',
+    version,
+    id: pick('id', isString, true) ?? null,
+    createdAt: pick('createdAt', isNumber, true) ?? null,
+    raw,
+  }
+  const cwd = pick('cwd', isString, false)
+  const parentSession = pick('parentSession', isString, false)
+  const origin = pick('origin', isString, false)
+  const delegationDepth = pick('delegationDepth', isNumber, false)
+  const agentPreset = raw['agentPreset']
+  if (cwd !== undefined) header.cwd = cwd
+  if (parentSession !== undefined) header.parentSession = parentSession
+  if (origin !== undefined) header.origin = origin
+  if (delegationDepth !== undefined) header.delegationDepth = delegationDepth
+  if (agentPreset !== undefined) header.agentPreset = agentPreset
+  return header
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string'
+}
+
+function isNumber(value: unknown): value is number {
+  return typeof value === 'number'
+}
