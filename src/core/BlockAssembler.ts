@@ -22,6 +22,15 @@ export type PartialBlock = {
   block?: ContentBlock
 }
 
+/** See {@link BlockAssembler.snapshot}. */
+export type AssemblerSnapshot = {
+  readonly orderLength: number
+  readonly open: readonly (readonly [number, Readonly<PartialBlock>])[]
+  readonly usage: TokenUsage | undefined
+  readonly finish: FinishReason | undefined
+  readonly replayState: ReplayEnvelope | undefined
+}
+
 export type AssembledBlocks = {
   /** `order.map(assemble)`, before max-tokens drops tool calls. */
   readonly all: readonly ContentBlock[]
@@ -49,6 +58,8 @@ export class BlockAssembler {
   private storedUsage: TokenUsage | undefined
   private storedFinish: FinishReason | undefined
   private storedReplayState: ReplayEnvelope | undefined
+  /** Partials without a block; kept in step so checkpoint spacing can read it in O(1). */
+  private open = 0
 
   push(input: AnyChunk): Effect {
     const malformed = malformation(input)
@@ -61,6 +72,7 @@ export class BlockAssembler {
         if (this.partials.has(chunk.index)) return { kind: 'ignored-duplicate-start', index: chunk.index }
         this.order.push(chunk.index)
         this.partials.set(chunk.index, { blockType: chunk.blockType, text: '', toolCallArguments: '' })
+        this.open += 1
         return { kind: 'open', index: chunk.index, blockType: chunk.blockType }
       }
       case 'text-delta':
@@ -98,6 +110,7 @@ export class BlockAssembler {
         const partial = this.ensure(chunk.index, chunk.block.type)
         if (partial.block) return { kind: 'ignored-reclose', index: chunk.index }
         partial.block = chunk.block
+        this.open -= 1
         return { kind: 'close', index: chunk.index, implicit, block: chunk.block }
       }
       case 'usage': {
@@ -122,6 +135,7 @@ export class BlockAssembler {
       partial = { blockType, text: '', toolCallArguments: '' }
       this.partials.set(index, partial)
       this.order.push(index)
+      this.open += 1
     }
     return partial
   }
@@ -197,6 +211,11 @@ export class BlockAssembler {
     return this.storedReplayState
   }
 
+  /** How many partials are still open (not frozen by a block-end). */
+  get openCount(): number {
+    return this.open
+  }
+
   /** Indexes in first-seen order (not numeric order). Read-only view. */
   get indexes(): readonly number[] {
     return this.order
@@ -218,10 +237,43 @@ export class BlockAssembler {
       copy.partials.set(index, partial.block ? partial : { ...partial })
     }
     copy.order = this.order.slice()
+    copy.open = this.open
     copy.storedUsage = this.storedUsage
     copy.storedFinish = this.storedFinish
     copy.storedReplayState = this.storedReplayState
     return copy
+  }
+
+  /**
+   * A compact record of the state: only the open partials are copied. Frozen partials and first-seen order can be
+   * recovered from any later state of the same stream, because order only grows and frozen partials never change.
+   */
+  snapshot(): AssemblerSnapshot {
+    const open: [number, PartialBlock][] = []
+    for (const index of this.order) {
+      const partial = this.mustGet(index)
+      if (!partial.block) open.push([index, { ...partial }])
+    }
+    return {
+      orderLength: this.order.length,
+      open,
+      usage: this.storedUsage,
+      finish: this.storedFinish,
+      replayState: this.storedReplayState,
+    }
+  }
+
+  /** Rebuilds the state a snapshot recorded, taking order and frozen partials from `later`, a later state. */
+  static restore(snapshot: AssemblerSnapshot, later: BlockAssembler): BlockAssembler {
+    const restored = new BlockAssembler()
+    restored.order = later.order.slice(0, snapshot.orderLength)
+    for (const index of restored.order) restored.partials.set(index, later.mustGet(index))
+    for (const [index, partial] of snapshot.open) restored.partials.set(index, { ...partial })
+    restored.open = snapshot.open.length
+    restored.storedUsage = snapshot.usage
+    restored.storedFinish = snapshot.finish
+    restored.storedReplayState = snapshot.replayState
+    return restored
   }
 
   private mustGet(index: number): PartialBlock {

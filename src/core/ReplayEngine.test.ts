@@ -128,13 +128,22 @@ describe('ReplayEngine', () => {
     expect(engine.pushes - before).toBe(1)
   })
 
-  it('keeps checkpoint memory linear for a stream of one-chunk blocks', () => {
+  it('checkpoints copy only open blocks, so closed one-chunk blocks keep seeks at checkpointEvery pushes', () => {
     const chunks = sourced(Array.from({ length: 20000 }, (_, i) => be(i, text('b'))))
     const engine = new ReplayEngine(chunks, { checkpointEvery: 16 })
     const before = engine.pushes
     engine.seek(19999)
-    // Spacing grows to a quarter of the block count, so a seek costs at most that many pushes.
-    expect(engine.pushes - before).toBeLessThanOrEqual(20000 / 4)
+    expect(engine.pushes - before).toBeLessThanOrEqual(16)
     expect(engine.seek(20000).blocks).toHaveLength(20000)
+  })
+
+  it('spaces checkpoints by a quarter of the open blocks when a delta-only stream never closes any', () => {
+    const chunks = sourced(Array.from({ length: 20000 }, (_, i) => td(i, 'x')))
+    const engine = new ReplayEngine(chunks, { checkpointEvery: 16 })
+    const before = engine.pushes
+    engine.seek(19999)
+    expect(engine.pushes - before).toBeLessThanOrEqual(20000 / 4)
+    expect(engine.seek(12345)).toMatchObject({ blocks: expect.any(Array) })
+    expect(engine.seek(12345).blocks).toHaveLength(12345)
   })
 })

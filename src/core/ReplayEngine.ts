@@ -1,4 +1,4 @@
-import { BlockAssembler, assembleOpen, type PartialBlock } from './BlockAssembler'
+import { BlockAssembler, assembleOpen, type AssemblerSnapshot, type PartialBlock } from './BlockAssembler'
 import type { Finding } from './checks'
 import {
   runPass,
@@ -67,12 +67,13 @@ const DEFAULT_CHECKPOINT_EVERY = 256
 
 /**
  * Replays one stream to any position. The chunks are kept once; every `checkpointEvery` chunks the first pass
- * stores a clone of the assembler (frozen partials shared, open ones copied: O(blocks), not O(chunks)), so
- * `seek(k)` restores the checkpoint at or below k and pushes at most `checkpointEvery` chunks. Stepping forward
+ * stores a snapshot of the assembler holding copies of the OPEN partials only: first-seen order only grows and a
+ * frozen partial never changes again (PROTOCOL.md §3 A1–A4), so both are taken from the final state on restore.
+ * `seek(k)` restores the snapshot at or below k − 1 and pushes at most `checkpointEvery` chunks; stepping forward
  * reuses the live assembler instead.
  *
- * A checkpoint costs O(blocks), so the spacing grows to a quarter of the block count when that is larger: total
- * checkpoint memory stays O(chunks) even for a stream with a million one-chunk blocks.
+ * A snapshot costs O(open blocks), so the spacing grows to a quarter of the open-block count when that is larger:
+ * checkpoint memory stays O(chunks) even for a delta-only stream with a million never-closed blocks.
  *
  * @example
  * const engine = new ReplayEngine(chunks)
@@ -94,7 +95,9 @@ export class ReplayEngine {
   pushes = 0
 
   private readonly lifeOf = new Map<number, BlockLife>()
-  private readonly checkpoints: { pos: number; assembler: BlockAssembler }[] = []
+  private readonly checkpoints: { pos: number; snapshot: AssemblerSnapshot }[] = []
+  /** The state after the whole stream; never pushed to again (checkpoints restore frozen partials from it). */
+  private readonly final: BlockAssembler
   private readonly perChunkFindings: number
   private live: { k: number; assembler: BlockAssembler }
   private readonly every: number
@@ -105,14 +108,14 @@ export class ReplayEngine {
     this.every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
     this.effectCodes = new Uint8Array(chunks.length)
     const lives = new Map<number, { life: MutableLife }>()
-    this.checkpoints.push({ pos: 0, assembler: new BlockAssembler() })
+    this.checkpoints.push({ pos: 0, snapshot: new BlockAssembler().snapshot() })
     let sinceCheckpoint = 0
     const { assembler, checker, ignored } = runPass(chunks, (pos, effect, current) => {
       this.effectCodes[pos] = encodeEffect(effect)
       if ('index' in effect) trackLife(lives, effect, pos, current)
       sinceCheckpoint += 1
-      if (sinceCheckpoint >= this.every && sinceCheckpoint * 4 >= current.indexes.length) {
-        this.checkpoints.push({ pos: pos + 1, assembler: current.clone() })
+      if (sinceCheckpoint >= this.every && sinceCheckpoint * 4 >= current.openCount) {
+        this.checkpoints.push({ pos: pos + 1, snapshot: current.snapshot() })
         sinceCheckpoint = 0
       }
     })
@@ -122,7 +125,8 @@ export class ReplayEngine {
     this.lives = [...lives.values()].map(({ life }) => life)
     for (const life of this.lives) this.lifeOf.set(life.index, life)
     this.result = { ...readAssembler(assembler), ignored, findings: checker.findings }
-    this.live = { k: this.total, assembler }
+    this.final = assembler
+    this.live = { k: 0, assembler: new BlockAssembler() }
   }
 
   effectAt(pos: number): EffectSummary {
@@ -143,7 +147,7 @@ export class ReplayEngine {
     // Start at or below k − 1 so the last push yields chunk k − 1's effect; at most `every` pushes.
     const base = this.checkpointAtOrBelow(k - 1)
     const reuseLive = this.live.k < k && this.live.k >= base.pos
-    const assembler = reuseLive ? this.live.assembler : base.assembler.clone()
+    const assembler = reuseLive ? this.live.assembler : BlockAssembler.restore(base.snapshot, this.final)
     let at = reuseLive ? this.live.k : base.pos
     let lastEffect: Effect | null = null
     while (at < k) {
@@ -155,7 +159,7 @@ export class ReplayEngine {
     return this.frame(k, assembler, lastEffect)
   }
 
-  private checkpointAtOrBelow(k: number): { pos: number; assembler: BlockAssembler } {
+  private checkpointAtOrBelow(k: number): { pos: number; snapshot: AssemblerSnapshot } {
     let low = 0
     let high = this.checkpoints.length - 1
     while (low < high) {

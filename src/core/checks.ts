@@ -94,7 +94,7 @@ export class StreamChecker {
     if (chunk.type === 'finish') {
       const kind = chunk.reason?.kind
       if ((kind === 'stop' || kind === 'tool-calls' || kind === 'max-tokens') && this.open.size > 0) {
-        add('finish-open-blocks', `finish ${kind} while block ${[...this.open].join(', ')} still open`)
+        add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.open)} still open`)
       }
       this.finishSeen = true
       return
@@ -109,7 +109,7 @@ export class StreamChecker {
         add('index-order', `block ${index} opened where block ${this.seen.size} was expected next`)
       }
       if (this.open.size > 0) {
-        add('blocks-overlap', `block ${index} opens while block ${[...this.open].join(', ')} is still open`)
+        add('blocks-overlap', `block ${index} opens while ${describeOpen(this.open)} still open`)
       }
       this.seen.add(index)
       this.open.add(index)
@@ -225,6 +225,17 @@ export class StreamChecker {
     }
     return this.findings
   }
+}
+
+/** "block 3 is" / "blocks 0, 1 are" / "blocks 0, 1, 2, … (20000 in all) are": bounded, whatever the count. */
+function describeOpen(open: ReadonlySet<number>): string {
+  if (open.size === 1) return `block ${[...open][0]} is`
+  const shown: number[] = []
+  for (const index of open) {
+    if (shown.length === 3) break
+    shown.push(index)
+  }
+  return `blocks ${shown.join(', ')}${open.size > 3 ? `, … (${open.size} in all)` : ''} are`
 }
 
 function tryAssembleOpen(partial: Parameters<typeof assembleOpen>[0], index: number): ContentBlock | null {

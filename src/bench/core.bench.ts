@@ -1,0 +1,84 @@
+import { BlockAssembler } from '../core/BlockAssembler'
+import type { StreamChunk } from '../core/protocol'
+import { ReplayEngine } from '../core/ReplayEngine'
+import { generateStream } from '../test/generate'
+import { flatten, median, printTable, type Row } from './report'
+import { loadBaseline, saveResults } from './baseline'
+
+const N = Number(process.env['BENCH_CHUNKS'] ?? 1_000_000)
+const gc = (globalThis as { gc?: () => void }).gc
+
+function heapUsed(): number {
+  gc?.()
+  gc?.()
+  return process.memoryUsage().heapUsed
+}
+
+const chunks = generateStream(N)
+const title = `core engine, ${N.toLocaleString('en')} generated chunks`
+
+// Push throughput: the assembler alone, best of 3.
+let pushNs = Infinity
+for (let run = 0; run < 3; run++) {
+  const start = process.hrtime.bigint()
+  const assembler = new BlockAssembler()
+  for (const sourced of chunks) assembler.push(sourced.chunk)
+  assembler.blocks()
+  pushNs = Math.min(pushNs, Number(process.hrtime.bigint() - start) / N)
+}
+// Reference: the least any assembler must do — append every delta's text to a string per index.
+let baselineNs = Infinity
+for (let run = 0; run < 3; run++) {
+  const start = process.hrtime.bigint()
+  const texts = new Map<number, string>()
+  for (const { chunk: any } of chunks) {
+    const chunk = any as StreamChunk
+    if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') {
+      texts.set(chunk.index, (texts.get(chunk.index) ?? '') + chunk.text)
+    } else if (chunk.type === 'tool-call-delta') {
+      texts.set(chunk.index, (texts.get(chunk.index) ?? '') + chunk.argumentsDelta)
+    }
+  }
+  baselineNs = Math.min(baselineNs, Number(process.hrtime.bigint() - start) / N)
+}
+
+const before = heapUsed()
+const replayStart = performance.now()
+const engine = new ReplayEngine(chunks)
+const replayMs = performance.now() - replayStart
+const bytesPerChunk = (heapUsed() - before) / N
+
+// 1,000 random seeks (fixed seed), each timed on its own.
+let seed = 7
+const seekTimes: number[] = []
+for (let i = 0; i < 1000; i++) {
+  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
+  const k = seed % (N + 1)
+  const start = performance.now()
+  engine.seek(k)
+  seekTimes.push(performance.now() - start)
+}
+// Stepping: 1,000 consecutive next-chunk seeks from the middle.
+const stepTimes: number[] = []
+for (let k = N >> 1; k < (N >> 1) + 1000; k++) {
+  const start = performance.now()
+  engine.seek(k)
+  stepTimes.push(performance.now() - start)
+}
+
+const rows: Row[] = [
+  {
+    name: 'push throughput',
+    value: pushNs,
+    unit: 'ns/chunk',
+    reference: { label: 'plain string append', value: baselineNs },
+  },
+  { name: 'full replay (pass + checks + checkpoints)', value: replayMs, unit: 'ms' },
+  { name: '1,000 random seeks: median', value: median(seekTimes), unit: 'ms' },
+  { name: '1,000 random seeks: worst', value: Math.max(...seekTimes), unit: 'ms' },
+  { name: 'step to next chunk: median', value: median(stepTimes), unit: 'ms' },
+  { name: 'engine memory per chunk (excl. chunks)', value: bytesPerChunk, unit: 'bytes' },
+]
+if (gc === undefined) console.log('(run with node --expose-gc for a memory figure)')
+printTable(title, rows, loadBaseline())
+saveResults(flatten(title, rows))
