@@ -17,6 +17,7 @@ import type {
   ToolCallDeltaChunk,
   UsageChunk,
 } from '../core/protocol'
+import type { SessionEvent } from '../core/session'
 
 export const block = {
   text: (text: string): TextBlock => ({ type: 'text', text }),
@@ -197,4 +198,21 @@ export const event = {
 /** The text of a JSONL file: one JSON line per record (strings are taken as raw lines), each ending in `\n`. */
 export function jsonl(...records: readonly unknown[]): string {
   return records.map((record) => `${typeof record === 'string' ? record : JSON.stringify(record)}\n`).join('')
+}
+
+/**
+ * Storage records (not packed rows) as the SessionEvents a reader would produce, for core tests that should not
+ * depend on a reader. Line numbers count from 2, as if line 1 held the header.
+ */
+export function sessionEvents(...records: readonly StorageRecord[]): SessionEvent[] {
+  return records.map((record, position) => ({
+    type: String(record['type']),
+    seq: Number(record['seq']),
+    time: typeof record['time'] === 'number' ? record['time'] : null,
+    data: record['data'],
+    line: position + 2,
+    ...(Array.isArray(record['sourceEventSeqs'])
+      ? { sourceEventSeqs: record['sourceEventSeqs'] as number[] }
+      : {}),
+  }))
 }
