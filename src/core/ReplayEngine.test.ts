@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { analyzeStream } from './analyzeStream'
 import { isStreamChunk } from './protocol'
-import { ReplayEngine } from './ReplayEngine'
+import { ReplayBuilder, ReplayEngine } from './ReplayEngine'
 import { anyStream } from '../test/arbitraries'
 import { be, bs, finish, rd, reasoning, sourced, td, text, usage } from '../test/chunks'
 import { printFrame } from '../test/printFrame'
@@ -145,5 +145,18 @@ describe('ReplayEngine', () => {
     expect(engine.pushes - before).toBeLessThanOrEqual(20000 / 4)
     expect(engine.seek(12345)).toMatchObject({ blocks: expect.any(Array) })
     expect(engine.seek(12345).blocks).toHaveLength(12345)
+  })
+
+  it('builds the same engine when the first pass runs in slices', () => {
+    const chunks = sourced([...straggler.map((s) => s.chunk), td(5, 'x'), be(5, text('y'))])
+    const builder = new ReplayBuilder(chunks, { checkpointEvery: 2 })
+    const progress: number[] = []
+    while (!builder.advance(3)) progress.push(builder.processed)
+    expect(progress).toEqual([3, 6, 9])
+    const sliced = new ReplayEngine(builder)
+    const whole = new ReplayEngine(chunks, { checkpointEvery: 2 })
+    expect(sliced.findings).toEqual(whole.findings)
+    for (let k = 0; k <= chunks.length; k++)
+      expect(printFrame(sliced.seek(k))).toBe(printFrame(whole.seek(k)))
   })
 })

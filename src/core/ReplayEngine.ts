@@ -1,7 +1,7 @@
 import { BlockAssembler, assembleOpen, type AssemblerSnapshot, type PartialBlock } from './BlockAssembler'
 import type { Finding } from './checks'
 import {
-  runPass,
+  AssemblyPass,
   readAssembler,
   type AssemblyRead,
   type IgnoredChunk,
@@ -95,37 +95,29 @@ export class ReplayEngine {
   pushes = 0
 
   private readonly lifeOf = new Map<number, BlockLife>()
-  private readonly checkpoints: { pos: number; snapshot: AssemblerSnapshot }[] = []
+  private readonly checkpoints: readonly Checkpoint[]
   /** The state after the whole stream; never pushed to again (checkpoints restore frozen partials from it). */
   private readonly final: BlockAssembler
   private readonly perChunkFindings: number
   private live: { k: number; assembler: BlockAssembler }
-  private readonly every: number
 
-  constructor(chunks: readonly SourcedChunk[], options: ReplayOptions = {}) {
-    this.chunks = chunks
-    this.total = chunks.length
-    this.every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
-    this.effectCodes = new Uint8Array(chunks.length)
-    const lives = new Map<number, { life: MutableLife }>()
-    this.checkpoints.push({ pos: 0, snapshot: new BlockAssembler().snapshot() })
-    let sinceCheckpoint = 0
-    const { assembler, checker, ignored } = runPass(chunks, (pos, effect, current) => {
-      this.effectCodes[pos] = encodeEffect(effect)
-      if ('index' in effect) trackLife(lives, effect, pos, current)
-      sinceCheckpoint += 1
-      if (sinceCheckpoint >= this.every && sinceCheckpoint * 4 >= current.openCount) {
-        this.checkpoints.push({ pos: pos + 1, snapshot: current.snapshot() })
-        sinceCheckpoint = 0
-      }
-    })
-    this.findings = checker.findings
-    this.perChunkFindings = checker.endFindingsFrom < 0 ? checker.findings.length : checker.endFindingsFrom
-    this.ignored = ignored
-    this.lives = [...lives.values()].map(({ life }) => life)
+  /** Builds synchronously; for long streams in a UI, drive a {@link ReplayBuilder} in slices and pass it here. */
+  constructor(source: readonly SourcedChunk[] | ReplayBuilder, options: ReplayOptions = {}) {
+    const builder = source instanceof ReplayBuilder ? source : new ReplayBuilder(source, options)
+    builder.advance()
+    const { pass } = builder
+    this.chunks = builder.chunks
+    this.total = builder.chunks.length
+    this.effectCodes = builder.effectCodes
+    this.checkpoints = builder.checkpoints
+    this.findings = pass.checker.findings
+    this.perChunkFindings =
+      pass.checker.endFindingsFrom < 0 ? this.findings.length : pass.checker.endFindingsFrom
+    this.ignored = pass.ignored
+    this.lives = [...builder.lives.values()]
     for (const life of this.lives) this.lifeOf.set(life.index, life)
-    this.result = { ...readAssembler(assembler), ignored, findings: checker.findings }
-    this.final = assembler
+    this.result = { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: this.findings }
+    this.final = pass.assembler
     this.live = { k: 0, assembler: new BlockAssembler() }
   }
 
@@ -159,7 +151,7 @@ export class ReplayEngine {
     return this.frame(k, assembler, lastEffect)
   }
 
-  private checkpointAtOrBelow(k: number): { pos: number; snapshot: AssemblerSnapshot } {
+  private checkpointAtOrBelow(k: number): Checkpoint {
     let low = 0
     let high = this.checkpoints.length - 1
     while (low < high) {
@@ -193,34 +185,71 @@ export class ReplayEngine {
   }
 }
 
+type Checkpoint = { readonly pos: number; readonly snapshot: AssemblerSnapshot }
+
+/**
+ * The first pass of a {@link ReplayEngine}, resumable so a UI can build a million-chunk engine in slices between
+ * frames (`advance(50_000)` until it returns true), with `processed / chunks.length` as progress.
+ */
+export class ReplayBuilder {
+  readonly effectCodes: Uint8Array
+  readonly lives = new Map<number, MutableLife>()
+  readonly checkpoints: Checkpoint[] = [{ pos: 0, snapshot: new BlockAssembler().snapshot() }]
+  readonly pass: AssemblyPass
+  private sinceCheckpoint = 0
+
+  constructor(
+    readonly chunks: readonly SourcedChunk[],
+    options: ReplayOptions = {},
+  ) {
+    const every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
+    this.effectCodes = new Uint8Array(chunks.length)
+    this.pass = new AssemblyPass(chunks, (pos, effect, current) => {
+      this.effectCodes[pos] = encodeEffect(effect)
+      if ('index' in effect) trackLife(this.lives, effect, pos, current)
+      this.sinceCheckpoint += 1
+      if (this.sinceCheckpoint >= every && this.sinceCheckpoint * 4 >= current.openCount) {
+        this.checkpoints.push({ pos: pos + 1, snapshot: current.snapshot() })
+        this.sinceCheckpoint = 0
+      }
+    })
+  }
+
+  get processed(): number {
+    return this.pass.pos
+  }
+
+  /** Processes up to `count` more chunks; true when the pass is complete. */
+  advance(count = Infinity): boolean {
+    return this.pass.advance(count)
+  }
+}
+
 type MutableLife = { -readonly [K in keyof BlockLife]: BlockLife[K] } & { touches: number[] }
 
 function trackLife(
-  lives: Map<number, { life: MutableLife }>,
+  lives: Map<number, MutableLife>,
   effect: Effect & { index: number },
   pos: number,
   assembler: BlockAssembler,
 ): void {
-  let entry = lives.get(effect.index)
-  if (entry === undefined) {
-    const partial = assembler.partial(effect.index)
-    entry = {
-      life: {
-        index: effect.index,
-        order: lives.size,
-        blockType: partial?.blockType ?? 'unknown',
-        implicit: effect.kind !== 'open',
-        openedAt: pos,
-        closedAt: null,
-        touches: [],
-        acceptedDeltas: 0,
-      },
+  let life = lives.get(effect.index)
+  if (life === undefined) {
+    life = {
+      index: effect.index,
+      order: lives.size,
+      blockType: assembler.partial(effect.index)?.blockType ?? 'unknown',
+      implicit: effect.kind !== 'open',
+      openedAt: pos,
+      closedAt: null,
+      touches: [],
+      acceptedDeltas: 0,
     }
-    lives.set(effect.index, entry)
+    lives.set(effect.index, life)
   }
-  entry.life.touches.push(pos)
-  if (effect.kind === 'close') entry.life.closedAt = pos
-  if (effect.kind === 'append-text' || effect.kind === 'append-arguments') entry.life.acceptedDeltas += 1
+  life.touches.push(pos)
+  if (effect.kind === 'close') life.closedAt = pos
+  if (effect.kind === 'append-text' || effect.kind === 'append-arguments') life.acceptedDeltas += 1
 }
 
 function blockFrame(life: BlockLife, partial: Readonly<PartialBlock>, index: number): BlockFrame {

@@ -25,26 +25,43 @@ export type StreamResult = {
 }
 
 /**
- * One pass of assembler and checker over a stream; `onPush` sees each step (the replay engine takes its
- * checkpoints and effect codes there).
+ * One pass of assembler and checker over a stream, resumable: `advance(n)` processes up to n more chunks, so a
+ * caller can spread a long stream over several turns of its event loop. `onPush` sees each step (the replay
+ * engine records effect codes and checkpoints there).
  */
-export function runPass(
-  chunks: readonly SourcedChunk[],
-  onPush?: (pos: number, effect: Effect, assembler: BlockAssembler) => void,
-): { assembler: BlockAssembler; checker: StreamChecker; ignored: IgnoredChunk[] } {
-  const assembler = new BlockAssembler()
-  const checker = new StreamChecker()
-  const ignored: IgnoredChunk[] = []
-  for (let pos = 0; pos < chunks.length; pos++) {
-    const sourced = chunks[pos]!
-    const effect = assembler.push(sourced.chunk)
-    checker.observe(sourced.chunk, effect, assembler, pos, sourced.seq)
-    const kind = ignoredKindOf(effect.kind)
-    if (kind !== null && 'index' in effect) ignored.push({ seq: sourced.seq, pos, kind, index: effect.index })
-    onPush?.(pos, effect, assembler)
+export class AssemblyPass {
+  readonly assembler = new BlockAssembler()
+  readonly checker = new StreamChecker()
+  readonly ignored: IgnoredChunk[] = []
+  /** Chunks processed so far. */
+  pos = 0
+  private ended = false
+
+  constructor(
+    private readonly chunks: readonly SourcedChunk[],
+    private readonly onPush?: (pos: number, effect: Effect, assembler: BlockAssembler) => void,
+  ) {}
+
+  /** Processes up to `count` more chunks; true once the whole stream is done and the end-of-stream checks ran. */
+  advance(count = Infinity): boolean {
+    const stop = Math.min(this.chunks.length, this.pos + count)
+    for (; this.pos < stop; this.pos++) {
+      const pos = this.pos
+      const sourced = this.chunks[pos]!
+      const effect = this.assembler.push(sourced.chunk)
+      this.checker.observe(sourced.chunk, effect, this.assembler, pos, sourced.seq)
+      const kind = ignoredKindOf(effect.kind)
+      if (kind !== null && 'index' in effect)
+        this.ignored.push({ seq: sourced.seq, pos, kind, index: effect.index })
+      this.onPush?.(pos, effect, this.assembler)
+    }
+    if (this.pos < this.chunks.length) return false
+    if (!this.ended) {
+      this.checker.end(this.assembler)
+      this.ended = true
+    }
+    return true
   }
-  checker.end(assembler)
-  return { assembler, checker, ignored }
 }
 
 /** What the assembler's read side yields at one moment. */
@@ -84,6 +101,7 @@ export function readAssembler(assembler: BlockAssembler): AssemblyRead {
  * // [{ type: 'text', text: 'hi' }]
  */
 export function analyzeStream(chunks: readonly SourcedChunk[]): StreamResult {
-  const { assembler, checker, ignored } = runPass(chunks)
-  return { ...readAssembler(assembler), ignored, findings: checker.findings }
+  const pass = new AssemblyPass(chunks)
+  pass.advance()
+  return { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: pass.checker.findings }
 }
