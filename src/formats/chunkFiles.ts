@@ -1,0 +1,80 @@
+import type { AnyChunk, SourcedChunk } from '../core/protocol'
+import { chunkProblem } from './chunkShape'
+import { isBlank, kindOf, lines, parseJson } from './json'
+import type { Diagnostic } from './types'
+
+/**
+ * Readers for bare StreamChunk files: no session, one stream. `seq` is the chunk's 0-based position among the
+ * chunks kept (so it runs 0, 1, 2… like a replay cursor); `time` is null. Diagnostics say which item or line
+ * was skipped. Objects with an unknown `type` are kept: the engine reports them as `unknown-chunk` (§3 A7, §5).
+ */
+export type ChunkFileRead = { readonly chunks: SourcedChunk[]; readonly diagnostics: Diagnostic[] }
+
+/**
+ * A JSON array of StreamChunks.
+ *
+ * @example
+ * readChunkJson('[{"type":"text-delta","index":0,"text":"hi"}]').chunks // [{ seq: 0, time: null, chunk: {…} }]
+ */
+export function readChunkJson(text: string): ChunkFileRead {
+  const chunks: SourcedChunk[] = []
+  const diagnostics: Diagnostic[] = []
+  const parsed = parseJson(text)
+  if (!parsed.ok) {
+    diagnostics.push({ severity: 'error', message: `malformed JSON: ${parsed.reason}; no chunks read` })
+    return { chunks, diagnostics }
+  }
+  if (!Array.isArray(parsed.value)) {
+    const message = `expected a JSON array of StreamChunks, got ${kindOf(parsed.value)}; no chunks read`
+    diagnostics.push({ severity: 'error', message })
+    return { chunks, diagnostics }
+  }
+  parsed.value.forEach((item: unknown, position) => {
+    const where = `item ${position}`
+    if (keep(item, where, diagnostics)) chunks.push({ seq: chunks.length, time: null, chunk: item })
+  })
+  return { chunks, diagnostics }
+}
+
+/**
+ * NDJSON: one StreamChunk per line; blank lines are allowed. A bad line is reported and skipped, the rest kept.
+ *
+ * @example
+ * readChunkNdjson('{"type":"block-start","index":0,"blockType":"text"}\n\n{"type":"finish","reason":{"kind":"stop"}}\n')
+ */
+export function readChunkNdjson(text: string): ChunkFileRead {
+  const chunks: SourcedChunk[] = []
+  const diagnostics: Diagnostic[] = []
+  for (const line of lines(text)) {
+    if (isBlank(line.text)) continue
+    const where = `line ${line.number}`
+    const parsed = parseJson(line.text)
+    if (!parsed.ok) {
+      diagnostics.push({
+        line: line.number,
+        severity: 'error',
+        message: `${where}: malformed JSON: ${parsed.reason}; line skipped`,
+      })
+      continue
+    }
+    if (keep(parsed.value, where, diagnostics, line.number)) {
+      chunks.push({ seq: chunks.length, time: null, chunk: parsed.value })
+    }
+  }
+  return { chunks, diagnostics }
+}
+
+/** Reports what is wrong with one item; true when it is kept (a field problem is reported but kept). */
+function keep(value: unknown, where: string, diagnostics: Diagnostic[], line?: number): value is AnyChunk {
+  const problem = chunkProblem(value)
+  if (problem === null) return true
+  const message = problem.fatal
+    ? `${where}: not a StreamChunk: ${problem.reason}; skipped`
+    : `${where}: ${problem.reason}`
+  diagnostics.push({
+    ...(line !== undefined ? { line } : {}),
+    severity: problem.fatal ? 'error' : 'warning',
+    message,
+  })
+  return !problem.fatal
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { block, chunk, event, jsonl } from '../test/builders'
+import { SNIFFERS } from './detect'
+import { loadSource, SOURCE_READERS } from './load'
+
+describe('loadSource', () => {
+  it('says "empty input" for blank text, with no sessions', () => {
+    expect(loadSource(' \n\t\n', 'x.jsonl')).toEqual({
+      format: null,
+      name: 'x.jsonl',
+      sessions: [],
+      diagnostics: [{ severity: 'error', message: 'empty input' }],
+    })
+  })
+
+  it('names what it expected and how the input starts when it recognises nothing', () => {
+    expect(loadSource('\nHello, this is not a log at all, just some prose that goes on\n')).toEqual({
+      format: null,
+      sessions: [],
+      diagnostics: [
+        {
+          line: 1,
+          severity: 'error',
+          message:
+            'unrecognised format: expected a DeepSeek Harness session log, a JSON array of StreamChunks or NDJSON of ' +
+            'StreamChunks; first line starts with "Hello, this is not a log at all, just so…"',
+        },
+      ],
+    })
+  })
+
+  it('reads a session log into one session with its streams', () => {
+    const text = jsonl(
+      event.header(),
+      event.turnStart(0, 1),
+      event.chunk(1, 1, 1, chunk.textDelta(0, 'hi')),
+      event.chunk(2, 1, 1, chunk.finish()),
+      event.message(3, 1, 1, [block.text('hi')], [1, 2]),
+      event.turnEnd(4, 1),
+    )
+    const source = loadSource(text, 'session.jsonl')
+    expect(source.format).toBe('dsh-session-jsonl')
+    expect(source.name).toBe('session.jsonl')
+    expect(source.diagnostics).toEqual([])
+    expect(source.sessions).toHaveLength(1)
+    expect(source.sessions[0]!.header?.id).toBe('session-1')
+    expect(source.sessions[0]!.streams.map((a) => [a.id, a.recorded?.seq])).toEqual([['t1.s1.a1', 3]])
+  })
+
+  it('reads a session log without header, with a warning', () => {
+    const source = loadSource(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, chunk.finish())))
+    expect(source.format).toBe('dsh-session-jsonl')
+    expect(source.sessions[0]!.header).toBeNull()
+    expect(source.diagnostics.map((d) => d.severity)).toEqual(['warning'])
+  })
+
+  it('turns citation problems into diagnostics on the message line', () => {
+    const text = jsonl(
+      event.header(),
+      event.chunk(0, 1, 1, chunk.textDelta(0, 'a')),
+      event.message(1, 1, 1, [block.text('a')], [0, 5]),
+      event.message(2, 1, 2, []),
+    )
+    expect(loadSource(text).diagnostics).toEqual([
+      {
+        line: 3,
+        severity: 'warning',
+        message: 'line 3: assistant/message seq 1 cites 1 seq that are not in the log (5)',
+      },
+      {
+        line: 4,
+        severity: 'info',
+        message:
+          'line 4: assistant/message seq 2 has no sourceEventSeqs: unknown provenance (crash repair writes such, PROTOCOL.md §6); not linked to a stream',
+      },
+    ])
+  })
+
+  it('reads a JSON array and NDJSON of chunks into one stream', () => {
+    const chunks = [chunk.textDelta(0, 'a'), chunk.finish()]
+    for (const [text, format] of [
+      [JSON.stringify(chunks), 'chunk-json'],
+      [jsonl(...chunks), 'chunk-ndjson'],
+    ] as const) {
+      const source = loadSource(text)
+      expect(source.format).toBe(format)
+      expect(source.sessions).toHaveLength(1)
+      expect(source.sessions[0]!.header).toBeNull()
+      expect(source.sessions[0]!.turns).toEqual([])
+      expect(source.sessions[0]!.streams.map((s) => [s.id, s.chunks.length])).toEqual([['stream', 2]])
+    }
+  })
+
+  it('yields no session and an error for an array with no chunks', () => {
+    expect(loadSource('[]')).toEqual({
+      format: 'chunk-json',
+      sessions: [],
+      diagnostics: [{ severity: 'error', message: 'no StreamChunks in the input' }],
+    })
+  })
+
+  it('keeps the registry in the same order as the built-in sniffers', () => {
+    expect(SOURCE_READERS.map((r) => r.id)).toEqual(SNIFFERS.map((s) => s.id))
+  })
+})
