@@ -36,7 +36,8 @@ export type SessionEvent = {
   readonly time: number | null
   readonly data: unknown
   readonly sourceEventSeqs?: readonly number[]
-  readonly surfaceOp?: string
+  /** `"append"`, or an object such as `{op: 'replace', start, end}` (compaction): kept as read. */
+  readonly surfaceOp?: unknown
   /** 1-based line of the source text; the members of a packed row share the row's line. */
   readonly line: number
   /** Set when the event was decoded from a packed row of this type. */

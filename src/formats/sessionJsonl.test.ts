@@ -64,6 +64,15 @@ describe('readSessionJsonl: header and events', () => {
     expect(read.diagnostics).toEqual([])
   })
 
+  it('keeps surfaceOp as read, also when it is an object (compaction writes {op: "replace", start, end})', () => {
+    const replaced = { ...event.other(0, 'user/message'), surfaceOp: { op: 'replace', start: 4, end: 4 } }
+    expect(readSessionJsonl(jsonl(header, replaced)).events[0]!.surfaceOp).toEqual({
+      op: 'replace',
+      start: 4,
+      end: 4,
+    })
+  })
+
   it('keeps an event whose time is missing, with time null', () => {
     const read = readSessionJsonl(jsonl(header, { type: 'turn/start', seq: 0, data: { turn: 1 } }))
     expect(read.events[0]!.time).toBeNull()

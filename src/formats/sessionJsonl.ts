@@ -106,7 +106,7 @@ class SessionJsonlReader {
       data,
       line,
       ...(sourceEventSeqs !== undefined ? { sourceEventSeqs } : {}),
-      ...(typeof surfaceOp === 'string' ? { surfaceOp } : {}),
+      ...(surfaceOp !== undefined ? { surfaceOp } : {}),
     })
     if (type === 'turn/end') this.lastTurnEndLine = line
     if (type === 'assistant/chunk') {
