@@ -1,27 +1,137 @@
-import { seedExampleChunks } from '../examples/seedExample'
-import { buildFinalMessage } from './message/buildFinalMessage'
-import { FinalMessage } from './message/FinalMessage'
+import { useEffect, useState } from 'react'
+import { BlocksPanel } from './blocks/BlocksPanel'
+import { IgnoredPanel } from './blocks/IgnoredPanel'
+import { FindingsPanel } from './findings/FindingsPanel'
+import { Lanes } from './lanes/Lanes'
+import { Resizer } from './layout/Resizer'
+import { DropZone } from './loading/DropZone'
+import { StatusBar } from './loading/StatusBar'
+import { Toolbar } from './loading/Toolbar'
+import { FinalMessagePanel } from './message/FinalMessagePanel'
+import { MetricsPanel } from './metrics/MetricsPanel'
+import { Outline } from './outline/Outline'
+import { useChunkscope } from './StoreContext'
+import { Timeline } from './timeline/Timeline'
+import { HelpDialog } from './transport/HelpDialog'
+import { Transport } from './transport/Transport'
+import { useKeyboard } from './transport/useKeyboard'
+import { usePlayback } from './transport/usePlayback'
+import { useUrlSync } from './url/useUrlSync'
 
-// The built-in example is static, so it is assembled once at load; loading real sources comes with the store.
-const seedMessage = buildFinalMessage(seedExampleChunks)
+type Sizes = { left: number; right: number; bottom: number; lanes: number }
+const DEFAULT_SIZES: Sizes = { left: 260, right: 400, bottom: 220, lanes: 120 }
 
+function useSizes(): [Sizes, (patch: Partial<Sizes>) => void] {
+  const [sizes, setSizes] = useState<Sizes>(() => {
+    try {
+      return {
+        ...DEFAULT_SIZES,
+        ...(JSON.parse(localStorage.getItem('chunkscope.panes') ?? '{}') as Partial<Sizes>),
+      }
+    } catch {
+      return DEFAULT_SIZES
+    }
+  })
+  useEffect(() => localStorage.setItem('chunkscope.panes', JSON.stringify(sizes)), [sizes])
+  return [sizes, (patch) => setSizes((current) => ({ ...current, ...patch }))]
+}
+
+/** The workbench: one page of resizable panes around the selected stream (DESIGN.md). */
 export function App() {
-  // `data-state` is the app's idle signal for e2e: "idle" when nothing is loading.
+  useUrlSync()
+  useKeyboard()
+  usePlayback()
+  const status = useChunkscope((s) => s.status)
+  const hasSource = useChunkscope((s) => s.origin !== null)
+  const [sizes, resize] = useSizes()
+  const [drawer, setDrawer] = useState(false)
+
   return (
+    // `data-state` is the app's idle signal for e2e: "loading" until a source is on screen and while one loads.
     <div
-      data-state="idle"
-      className="min-h-screen bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+      data-state={status === 'loading' || !hasSource ? 'loading' : 'idle'}
+      className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
     >
-      <header className="border-b border-slate-200 px-4 py-2 dark:border-slate-700">
-        <h1 className="text-lg font-semibold">Chunkscope</h1>
-      </header>
-      <main className="mx-auto max-w-3xl space-y-3 p-4">
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          Example: a text block and a <code className="font-mono">bash</code> tool call,{' '}
-          {seedExampleChunks.length} chunks.
-        </p>
-        <FinalMessage message={seedMessage} />
-      </main>
+      <Toolbar />
+      <StatusBar />
+      <div className="relative flex min-h-0 flex-1">
+        <button
+          type="button"
+          className="btn absolute top-1 left-1 z-20 wide:hidden"
+          aria-expanded={drawer}
+          onClick={() => setDrawer(!drawer)}
+        >
+          ☰ Outline
+        </button>
+        <aside
+          aria-label="Sidebar"
+          style={{ width: sizes.left }}
+          className={`${drawer ? 'absolute inset-y-0 left-0 z-20 flex shadow-xl' : 'hidden'} min-h-0 shrink-0 flex-col border-r border-slate-200 bg-white wide:static wide:flex wide:shadow-none dark:border-slate-700 dark:bg-slate-900`}
+        >
+          <Outline />
+          <FindingsPanel />
+        </aside>
+        <div className="hidden wide:flex">
+          <Resizer
+            axis="x"
+            label="Resize sidebar"
+            value={sizes.left}
+            min={160}
+            max={600}
+            onChange={(left) => resize({ left })}
+          />
+        </div>
+        <main className="flex min-h-0 min-w-0 flex-1 flex-col wide:flex-row">
+          <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+            <div style={{ height: sizes.lanes }} className="shrink-0 overflow-hidden">
+              <Lanes />
+            </div>
+            <Resizer
+              axis="y"
+              label="Resize lanes"
+              value={sizes.lanes}
+              min={48}
+              max={400}
+              onChange={(lanes) => resize({ lanes })}
+            />
+            <Timeline />
+          </div>
+          <div className="hidden wide:flex">
+            <Resizer
+              axis="x"
+              label="Resize blocks"
+              value={sizes.right}
+              min={240}
+              max={900}
+              sign={-1}
+              onChange={(right) => resize({ right })}
+            />
+          </div>
+          <div
+            style={{ ['--right' as string]: `${sizes.right}px` }}
+            className="flex h-2/5 min-h-0 shrink-0 flex-col border-t border-slate-200 wide:h-auto wide:w-(--right) wide:border-t-0 wide:border-l dark:border-slate-700"
+          >
+            <BlocksPanel />
+            <IgnoredPanel />
+          </div>
+        </main>
+      </div>
+      <Transport />
+      <Resizer
+        axis="y"
+        label="Resize final message"
+        value={sizes.bottom}
+        min={80}
+        max={700}
+        sign={-1}
+        onChange={(bottom) => resize({ bottom })}
+      />
+      <div style={{ height: sizes.bottom }} className="flex min-h-0 shrink-0">
+        <FinalMessagePanel />
+        <MetricsPanel />
+      </div>
+      <DropZone />
+      <HelpDialog />
     </div>
   )
 }

@@ -1,0 +1,34 @@
+/**
+ * The place a reload or back/forward must return to, kept in the URL fragment: which source (a built-in example
+ * or the file remembered in IndexedDB), which stream, which cursor. `#ex=seed&s=stream&k=4`, `#f=log.jsonl&s=t1.s2.a1&k=41`.
+ */
+export type Place = {
+  readonly example?: string
+  readonly file?: string
+  readonly stream?: string
+  readonly k?: number
+}
+
+export function parsePlace(hash: string): Place {
+  const params = new URLSearchParams(hash.replace(/^#/, ''))
+  const place: { -readonly [K in keyof Place]: Place[K] } = {}
+  const example = params.get('ex')
+  const file = params.get('f')
+  const stream = params.get('s')
+  const k = params.get('k')
+  if (example) place.example = example
+  if (file) place.file = file
+  if (stream) place.stream = stream
+  if (k !== null && /^\d+$/.test(k)) place.k = Number(k)
+  return place
+}
+
+export function formatPlace(place: Place): string {
+  const params = new URLSearchParams()
+  if (place.example !== undefined) params.set('ex', place.example)
+  if (place.file !== undefined) params.set('f', place.file)
+  if (place.stream !== undefined) params.set('s', place.stream)
+  if (place.k !== undefined) params.set('k', String(place.k))
+  // URLSearchParams encodes '/' and ':'; ids stay readable without that.
+  return `#${params.toString().replaceAll('%2F', '/')}`
+}

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react'
+
+type Props = {
+  /** Accessible name of the region ("Timeline", "Blocks", …) and its visible title. */
+  readonly title: string
+  readonly actions?: ReactNode
+  readonly children: ReactNode
+  readonly className?: string
+}
+
+/** A named region of the workbench: a small header with a title and optional actions, then scrolling content. */
+export function Panel({ title, actions, children, className = '' }: Props) {
+  return (
+    <section
+      aria-label={title}
+      className={`flex min-h-0 min-w-0 flex-col bg-white dark:bg-slate-900 ${className}`}
+    >
+      <header className="flex h-7 shrink-0 items-center gap-2 border-b border-slate-200 px-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:border-slate-700 dark:text-slate-400">
+        <h2>{title}</h2>
+        <div className="ml-auto flex items-center gap-1 normal-case">{actions}</div>
+      </header>
+      <div className="min-h-0 flex-1 overflow-auto">{children}</div>
+    </section>
+  )
+}

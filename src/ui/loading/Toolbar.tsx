@@ -1,0 +1,59 @@
+import { useRef } from 'react'
+import { useChunkscope } from '../StoreContext'
+import { ExamplesMenu } from './ExamplesMenu'
+import { PasteDialog } from './PasteDialog'
+import { ThemeSwitch } from './ThemeSwitch'
+import { useSourceLoader } from './useSourceLoader'
+
+/** The top bar: where streams come in (file, paste, examples), what is loaded, theme and help. */
+export function Toolbar() {
+  const input = useRef<HTMLInputElement>(null)
+  const { openFile } = useSourceLoader()
+  const { setHelpOpen } = useChunkscope((s) => s.actions)
+  const origin = useChunkscope((s) => s.origin)
+  const format = useChunkscope((s) => s.source?.format ?? null)
+  const name = origin === null ? null : origin.kind === 'example' ? `example: ${origin.id}` : origin.name
+
+  return (
+    <header className="flex h-9 shrink-0 items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
+      <h1 className="mr-2 text-sm font-semibold">Chunkscope</h1>
+      <button type="button" className="btn" onClick={() => input.current?.click()}>
+        Open file
+      </button>
+      <input
+        ref={input}
+        type="file"
+        aria-label="Open file"
+        className="sr-only"
+        tabIndex={-1}
+        onChange={(event) => {
+          const file = event.target.files?.[0]
+          if (file) void openFile(file)
+          event.target.value = ''
+        }}
+      />
+      <PasteDialog />
+      <ExamplesMenu />
+      {name !== null && (
+        <span className="ml-2 truncate text-xs text-slate-500 dark:text-slate-400" title={name}>
+          {name}
+          {format !== null && (
+            <span className="ml-1 rounded bg-slate-200 px-1 font-mono dark:bg-slate-700">{format}</span>
+          )}
+        </span>
+      )}
+      <div className="ml-auto flex items-center gap-1">
+        <ThemeSwitch />
+        <button
+          type="button"
+          className="btn"
+          onClick={() => setHelpOpen(true)}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+        >
+          ?
+        </button>
+      </div>
+    </header>
+  )
+}

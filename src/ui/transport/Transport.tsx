@@ -1,0 +1,136 @@
+import { useMemo } from 'react'
+import { SPEEDS } from '../../store/store'
+import { useChunkscope } from '../StoreContext'
+import { buildExplanation } from './buildExplanation'
+import { buildMarkers, type Marker } from './buildMarkers'
+
+const TONE: Record<Marker['tone'], string> = {
+  error: 'bg-red-500',
+  ignored: 'bg-red-400',
+  warning: 'bg-amber-500',
+  info: 'bg-slate-400',
+}
+
+/** The transport bar: step buttons, play, speed, the scrubber with markers, "k / N" and the explanation line. */
+export function Transport() {
+  const engine = useChunkscope((s) => s.engine)
+  const frame = useChunkscope((s) => s.frame)
+  const k = useChunkscope((s) => s.k)
+  const playing = useChunkscope((s) => s.playing)
+  const speed = useChunkscope((s) => s.speed)
+  const originalTiming = useChunkscope((s) => s.originalTiming)
+  const { seekTo, stepBy, togglePlay, setSpeed, toggleOriginalTiming } = useChunkscope((s) => s.actions)
+  const markers = useMemo(() => (engine === null ? [] : buildMarkers(engine)), [engine])
+  const total = engine?.total ?? 0
+  const disabled = engine === null
+
+  return (
+    <section
+      aria-label="Transport"
+      className="border-t border-slate-200 bg-slate-50 px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
+    >
+      <div className="flex items-center gap-1">
+        <button
+          type="button"
+          className="btn"
+          disabled={disabled || k === 0}
+          onClick={() => seekTo(0)}
+          aria-label="First"
+          title="First (Home)"
+        >
+          |◀
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={disabled || k === 0}
+          onClick={() => stepBy(-1)}
+          aria-label="Previous chunk"
+          title="Previous chunk (←)"
+        >
+          ◀
+        </button>
+        <button
+          type="button"
+          className="btn w-16"
+          disabled={disabled}
+          onClick={togglePlay}
+          aria-label={playing ? 'Pause' : 'Play'}
+          title="Play / pause (Space)"
+        >
+          {playing ? '❚❚ Pause' : '▶ Play'}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={disabled || k >= total}
+          onClick={() => stepBy(1)}
+          aria-label="Next chunk"
+          title="Next chunk (→)"
+        >
+          ▶
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={disabled || k >= total}
+          onClick={() => seekTo(total)}
+          aria-label="Last"
+          title="Last (End)"
+        >
+          ▶|
+        </button>
+        <label className="ml-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-300">
+          Speed
+          <select
+            className="field py-0"
+            value={speed}
+            onChange={(e) => setSpeed(Number(e.target.value))}
+            aria-label="Playback speed"
+          >
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-1 text-xs text-slate-600 dark:text-slate-300">
+          <input type="checkbox" checked={originalTiming} onChange={toggleOriginalTiming} />
+          original timing
+        </label>
+        <div className="relative mx-2 flex-1">
+          <input
+            type="range"
+            aria-label="Cursor"
+            className="w-full accent-sky-600"
+            min={0}
+            max={total}
+            value={k}
+            disabled={disabled}
+            onChange={(e) => seekTo(Number(e.target.value))}
+          />
+          <div aria-hidden className="pointer-events-none absolute inset-x-2 -bottom-0.5 h-1.5">
+            {markers.map((marker) => (
+              <span
+                key={marker.at}
+                className={`absolute h-1.5 w-0.5 ${TONE[marker.tone]}`}
+                style={{ left: `${(marker.at / Math.max(1, total)) * 100}%` }}
+              />
+            ))}
+          </div>
+        </div>
+        <output aria-label="Position" className="min-w-24 text-right font-mono text-xs tabular-nums">
+          {k} / {total}
+        </output>
+      </div>
+      <p
+        aria-live="polite"
+        aria-label="Explanation"
+        className="truncate px-1 pt-0.5 font-mono text-xs text-slate-700 dark:text-slate-300"
+      >
+        {engine !== null && frame !== null ? buildExplanation(engine, frame) : 'Load a stream to begin.'}
+      </p>
+    </section>
+  )
+}

@@ -1,0 +1,87 @@
+import { useEffect } from 'react'
+import { DEFAULT_EXAMPLE } from '../../examples'
+import type { ChunkscopeState } from '../../store/store'
+import { formatPlace, parsePlace, type Place } from '../../store/urlState'
+import { useChunkscopeStore } from '../StoreContext'
+import { useSourceLoader } from '../loading/useSourceLoader'
+import { recallFile } from './fileMemory'
+
+function placeOf(state: ChunkscopeState): Place | null {
+  const { origin, streamKey, k } = state
+  if (origin === null || streamKey === null) return null
+  const source =
+    origin.kind === 'example' ? { example: origin.id } : origin.kind === 'file' ? { file: origin.name } : {}
+  return { ...source, stream: streamKey, k }
+}
+
+/**
+ * Keeps the URL fragment equal to the place on screen (`#ex=seed&s=stream&k=4`), and goes back there on reload and
+ * back/forward. A new source or stream is a history entry; cursor moves replace the current one, so Back leaves
+ * the stream instead of undoing a thousand steps.
+ */
+export function useUrlSync(): void {
+  const store = useChunkscopeStore()
+  const { load, openExample } = useSourceLoader()
+
+  useEffect(() => {
+    let applying = false
+    const apply = async (place: Place) => {
+      applying = true
+      try {
+        const state = store.getState()
+        const current = placeOf(state)
+        const at = {
+          ...(place.stream === undefined ? {} : { stream: place.stream }),
+          ...(place.k === undefined ? {} : { k: place.k }),
+        }
+        const sameSource =
+          current !== null &&
+          ((place.example !== undefined && place.example === current.example) ||
+            (place.file !== undefined && place.file === current.file))
+        if (sameSource) {
+          if (place.stream !== undefined && place.stream !== state.streamKey)
+            await state.actions.selectStream(place.stream, place.k)
+          else if (place.k !== undefined) state.actions.seekTo(place.k)
+          return
+        }
+        if (place.file !== undefined) {
+          const file = await recallFile(place.file)
+          if (file !== null) {
+            await load({ file, name: file.name }, { kind: 'file', name: file.name }, at)
+            return
+          }
+          store
+            .getState()
+            .actions.failLoading(`${place.file} is no longer remembered by this browser: open it again`)
+        }
+        await openExample(place.example ?? DEFAULT_EXAMPLE.id, place.example !== undefined ? at : {})
+      } finally {
+        applying = false
+        // Normalise the fragment to what is on screen now (the default example, a clamped cursor, …).
+        const shown = placeOf(store.getState())
+        if (shown !== null && formatPlace(shown) !== window.location.hash) {
+          window.history.replaceState(null, '', formatPlace(shown))
+        }
+      }
+    }
+
+    void apply(parsePlace(window.location.hash))
+
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (applying) return
+      const place = placeOf(state)
+      if (place === null) return
+      const hash = formatPlace(place)
+      if (hash === window.location.hash) return
+      const moved = state.origin !== previous.origin || state.streamKey !== previous.streamKey
+      if (moved) window.history.pushState(null, '', hash)
+      else window.history.replaceState(null, '', hash)
+    })
+    const onPop = () => void apply(parsePlace(window.location.hash))
+    window.addEventListener('popstate', onPop)
+    return () => {
+      unsubscribe()
+      window.removeEventListener('popstate', onPop)
+    }
+  }, [store, load, openExample])
+}
