@@ -126,8 +126,9 @@ export type Session = {
  * session.streams.map((a) => a.id) // ['t1.s1.a1', 't1.s1.a2', 't1.s2.a1']
  */
 export function buildSession(header: SessionHeader | null, events: SessionEvent[]): Session {
-  const builder = new SessionBuilder()
-  for (const event of inSeqOrder(events)) builder.add(event)
+  const ordered = inSeqOrder(events)
+  const builder = new SessionBuilder(ordered.length)
+  for (const event of ordered) builder.add(event)
   const messages = builder.link()
   return { header, events, turns: builder.turns(), streams: builder.streams, messages }
 }
@@ -178,6 +179,8 @@ export function compareRecorded(attempt: Attempt): RecordedComparison | null {
 
 type AttemptCursor = {
   current: Attempt | null
+  /** Index of `current` in `streams`. */
+  index: number
   finished: boolean
   /** An `llm/retry-started` arrived: the next chunk opens a retry attempt. */
   retry: { retryId: string | undefined } | null
@@ -189,12 +192,25 @@ class SessionBuilder {
   private readonly turnMap = new Map<number, Turn>()
   private readonly stepMap = new Map<string, Step>()
   private readonly cursors = new Map<string, AttemptCursor>()
-  private readonly chunkOwner = new Map<number, Attempt>()
-  private readonly eventSeqs = new Set<number>()
+  private lastCursor: { turn: number | null; step: number | null; cursor: AttemptCursor } | null = null
   private readonly messageEvents: SessionEvent[] = []
+  /**
+   * The k-th event's seq (events arrive in seq order, so this is sorted) and the index in `streams` of the attempt
+   * owning it, -1 when it is no chunk. Typed arrays searched by bisection rather than a Map keyed by seq: a 100 MB
+   * log holds millions of events, and hashing each of them cost more than reading the file.
+   */
+  private readonly seqs: Float64Array
+  private readonly owners: Int32Array
+  private size = 0
+
+  constructor(capacity: number) {
+    this.seqs = new Float64Array(capacity)
+    this.owners = new Int32Array(capacity).fill(-1)
+  }
 
   add(event: SessionEvent): void {
-    this.eventSeqs.add(event.seq)
+    this.seqs[this.size] = event.seq
+    this.size += 1
     const data = isRecord(event.data) ? event.data : {}
     const turn = asInt(data['turn'])
     const step = asInt(data['step'])
@@ -242,6 +258,7 @@ class SessionBuilder {
       }
       if (cursor.retry?.retryId !== undefined) attempt.retryId = cursor.retry.retryId
       cursor.current = attempt
+      cursor.index = this.streams.length
       cursor.finished = false
       cursor.retry = null
       this.streams.push(attempt)
@@ -249,7 +266,7 @@ class SessionBuilder {
     }
     const chunk = asChunk(value)
     cursor.current.chunks.push({ seq: event.seq, time: event.time, chunk })
-    if (!this.chunkOwner.has(event.seq)) this.chunkOwner.set(event.seq, cursor.current)
+    this.owners[this.size - 1] = cursor.index
     if (chunk.type === 'finish') cursor.finished = true
   }
 
@@ -261,20 +278,24 @@ class SessionBuilder {
       if (cited === undefined) {
         return { ...base, provenance: 'unknown', attemptId: null, citation: NO_CITATION_ISSUES }
       }
-      const votes = new Map<Attempt, number>()
-      for (const seq of cited) {
-        const owner = this.chunkOwner.get(seq)
-        if (owner) votes.set(owner, (votes.get(owner) ?? 0) + 1)
-      }
-      let best: Attempt | null = null
+      // Owner of each cited seq: an index into streams, -1 for an event that is no chunk, -2 for no such event.
+      const owners = cited.map((seq) => {
+        const position = this.find(seq)
+        return position === -1 ? -2 : this.owners[position]!
+      })
+      const votes = new Map<number, number>()
+      for (const owner of owners) if (owner >= 0) votes.set(owner, (votes.get(owner) ?? 0) + 1)
+      let bestIndex = -1
       let bestVotes = 0
-      for (const [attempt, count] of votes) {
-        if (count > bestVotes && attempt.recorded === null) [best, bestVotes] = [attempt, count]
+      for (const [index, count] of votes) {
+        if (count > bestVotes && this.streams[index]!.recorded === null)
+          [bestIndex, bestVotes] = [index, count]
       }
-      const citedSet = new Set(cited)
-      const missing = cited.filter((seq) => !this.eventSeqs.has(seq))
-      const foreign = cited.filter((seq) => this.eventSeqs.has(seq) && this.chunkOwner.get(seq) !== best)
-      const uncited = best ? best.chunks.map((c) => c.seq).filter((seq) => !citedSet.has(seq)) : []
+      const best = this.streams[bestIndex] ?? null
+      const missing = cited.filter((_, k) => owners[k] === -2)
+      const foreign = cited.filter((_, k) => owners[k] !== -2 && owners[k] !== bestIndex)
+      const citedSet = best ? new Set(cited) : null
+      const uncited = best ? best.chunks.map((c) => c.seq).filter((seq) => !citedSet!.has(seq)) : []
       const recorded: RecordedMessage = {
         ...base,
         provenance: 'cited',
@@ -290,13 +311,29 @@ class SessionBuilder {
     return [...this.turnMap.values()]
   }
 
+  /** Position of the first event with this seq, or -1 (bisection over the sorted `seqs`). */
+  private find(seq: number): number {
+    let low = 0
+    let high = this.size
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.seqs[middle]! < seq) low = middle + 1
+      else high = middle
+    }
+    return low < this.size && this.seqs[low] === seq ? low : -1
+  }
+
   private cursor(turn: number | null, step: number | null): AttemptCursor {
+    // Runs of chunks share their (turn, step): skip building and hashing a key for each of them.
+    const last = this.lastCursor
+    if (last !== null && last.turn === turn && last.step === step) return last.cursor
     const key = `${turn}|${step}`
     let cursor = this.cursors.get(key)
     if (!cursor) {
-      cursor = { current: null, finished: false, retry: null, count: 0 }
+      cursor = { current: null, index: -1, finished: false, retry: null, count: 0 }
       this.cursors.set(key, cursor)
     }
+    this.lastCursor = { turn, step, cursor }
     return cursor
   }
 
