@@ -117,10 +117,10 @@ class SessionJsonlReader {
 
   /** §7: a packed row decodes to one assistant/chunk per member, or is skipped whole as malformed. */
   private packedRow(row: Record<string, unknown>, type: PackedRowType, line: number): void {
-    const decoded = decodePackedRow(row, type, line)
-    if (typeof decoded === 'string') return this.badLine(line, `malformed ${type} row: ${decoded}`)
-    this.checkSeq(decoded[0]!.seq, decoded.length, line)
-    for (const event of decoded) this.events.push(event)
+    const first = this.events.length
+    const malformed = decodePackedRow(row, type, line, this.events)
+    if (malformed !== null) return this.badLine(line, `malformed ${type} row: ${malformed}`)
+    this.checkSeq(row['seq0'] as number, this.events.length - first, line)
   }
 
   private checkSeq(seq: number, count: number, line: number): void {
@@ -195,14 +195,16 @@ class SessionJsonlReader {
 }
 
 /**
- * §7 decoding and every validity rule. Returns the member events, or the reason the row is malformed.
- * Member k: seq = seq0 + k, time = time0 + dt[0] + … + dt[k-1] (dt may be negative).
+ * §7 decoding and every validity rule: appends one assistant/chunk per member to `into` and returns null, or
+ * returns why the row is malformed and appends nothing. Member k: seq = seq0 + k, time = time0 + dt[0] + … +
+ * dt[k-1] (dt may be negative). Every rule is checked before the first member is built.
  */
 export function decodePackedRow(
   row: Record<string, unknown>,
   type: PackedRowType,
   line: number,
-): SessionEvent[] | string {
+  into: SessionEvent[],
+): string | null {
   const envelope = exactKeys(row, ['type', 'seq0', 'time0', 'data'], [], 'envelope')
   if (envelope) return envelope
   const { seq0, time0, data } = row
@@ -239,18 +241,25 @@ export function decodePackedRow(
   if (!Number.isSafeInteger(lastSeq))
     return `seq of member ${payload.length - 1} (${lastSeq}) is not a safe integer`
 
+  let time = time0 as number
+  for (let k = 1; k < payload.length; k++) {
+    time += dt[k - 1] as number
+    if (!Number.isSafeInteger(time)) return `time of member ${k} leaves the safe integer range`
+  }
+
   const { turn, step, index } = data
   const deltaType = PACKED_DELTA_TYPES[type]
-  const events: SessionEvent[] = []
-  let time = time0 as number
+  time = time0 as number
   for (let k = 0; k < payload.length; k++) {
     if (k > 0) time += dt[k - 1] as number
-    if (!Number.isSafeInteger(time)) return `time of member ${k} leaves the safe integer range`
     const member = payload[k] as string
-    const chunk = isToolCall
-      ? { type: deltaType, index, id, ...(hasName ? { name } : {}), argumentsDelta: member }
-      : { type: deltaType, index, text: member }
-    events.push({
+    // Literal objects, not spreads: a 100 MB log decodes millions of members.
+    const chunk = !isToolCall
+      ? { type: deltaType, index, text: member }
+      : hasName
+        ? { type: deltaType, index, id, name, argumentsDelta: member }
+        : { type: deltaType, index, id, argumentsDelta: member }
+    into.push({
       type: 'assistant/chunk',
       seq: (seq0 as number) + k,
       time,
@@ -259,7 +268,7 @@ export function decodePackedRow(
       packed: type,
     })
   }
-  return events
+  return null
 }
 
 /** Null when the object's keys are exactly `required` plus any of `optional`, else what is wrong. */
