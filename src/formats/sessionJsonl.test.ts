@@ -345,6 +345,14 @@ describe('readSessionJsonl: damage (PROTOCOL.md §7)', () => {
     expect(read.diagnostics.filter((d) => d.message.includes(': seq gap:'))).toHaveLength(1)
   })
 
+  it('ends the committed prefix before a packed row that opens with a gap', () => {
+    const read = readSessionJsonl(
+      jsonl(header, event.other(0, 'x'), event.textChunks(5, 1, 1, 0, ['a', 'b', 'c'])),
+    )
+    expect(read.events).toHaveLength(4)
+    expect(read.committed).toEqual({ damage: 'crash-boundary', events: 1, line: 3 })
+  })
+
   it('reports a seq that goes backwards', () => {
     const diagnostics = printDiagnostics(
       jsonl(header, event.other(0, 'x'), event.other(1, 'y'), event.other(1, 'z')),

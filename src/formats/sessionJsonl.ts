@@ -120,17 +120,18 @@ class SessionJsonlReader {
     const first = this.events.length
     const malformed = decodePackedRow(row, type, line, this.events)
     if (malformed !== null) return this.badLine(line, `malformed ${type} row: ${malformed}`)
-    this.checkSeq(row['seq0'] as number, this.events.length - first, line)
+    this.checkSeq(row['seq0'] as number, this.events.length - first, line, first)
   }
 
-  private checkSeq(seq: number, count: number, line: number): void {
+  /** `before`: how many events precede this line's (the committed prefix, if the line breaks it). */
+  private checkSeq(seq: number, count: number, line: number, before = this.events.length): void {
     // §6: after decoding, seq runs 0, 1, 2… without gaps.
     if (seq > this.expectedSeq) {
       this.report(line, 'warning', `seq gap: expected ${this.expectedSeq}, got ${seq}`)
-      this.markDamage(line, 'a seq gap')
+      this.markDamage(line, 'a seq gap', before)
     } else if (seq < this.expectedSeq) {
       this.report(line, 'error', `seq out of order: expected ${this.expectedSeq}, got ${seq}`)
-      this.markDamage(line, 'a seq out of order')
+      this.markDamage(line, 'a seq out of order', before)
     }
     this.expectedSeq = Math.max(this.expectedSeq, seq + count)
   }
@@ -140,8 +141,8 @@ class SessionJsonlReader {
     this.markDamage(line, 'a bad line')
   }
 
-  private markDamage(line: number, what: string): void {
-    this.damage ??= { line, events: this.events.length, what }
+  private markDamage(line: number, what: string, before = this.events.length): void {
+    this.damage ??= { line, events: before, what }
   }
 
   /** §7: a final line without `\n` is a torn tail, even when it happens to parse: the write never completed. */
