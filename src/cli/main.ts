@@ -1,20 +1,16 @@
-// Placeholder entry for the `chunkscope` command; the real commands arrive with the CLI work.
+// The `chunkscope` command: the same formats and core as the web app, printing text or the --json contract.
 import process from 'node:process'
+import { run } from './run'
 
-const USAGE = `chunkscope — replay LLM StreamChunk streams through a BlockAssembler
-
-Usage: chunkscope [--help]
-
-No commands are implemented yet.
-`
-
-function main(argv: readonly string[]): number {
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE)
-    return 0
-  }
-  process.stderr.write(`chunkscope: unknown arguments: ${argv.join(' ')}\n\n${USAGE}`)
-  return 2
+try {
+  process.exitCode = run(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  })
+} catch (error) {
+  // A bug of ours, not bad input: still one line, never a stack trace.
+  process.stderr.write(
+    `chunkscope: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
+  process.exitCode = 2
 }
-
-process.exitCode = main(process.argv.slice(2))

@@ -1,0 +1,130 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { InspectReport } from './inspect'
+import { run } from './run'
+
+const corpus = fileURLToPath(new URL('../../../shared/corpus/dsh/', import.meta.url))
+const files = readdirSync(corpus).filter((name) => name.endsWith('.jsonl'))
+
+type Ran = { code: number; out: string; err: string }
+
+/** Runs the command on real files. */
+function cli(...argv: string[]): Ran {
+  let out = ''
+  let err = ''
+  const code = run(argv, { out: (t) => (out += t), err: (t) => (err += t) })
+  return { code, out, err }
+}
+
+/** Runs the command with `content` as the file's text. */
+function cliOn(content: string, ...argv: string[]): Ran {
+  let out = ''
+  let err = ''
+  const code = run(argv, { out: (t) => (out += t), err: (t) => (err += t) }, () => content)
+  return { code, out, err }
+}
+
+function inspect(name: string): InspectReport {
+  const { code, out } = cli('inspect', corpus + name, '--json')
+  expect(code).toBe(0)
+  expect(out.trim().split('\n')).toHaveLength(1) // exactly one JSON object
+  return JSON.parse(out) as InspectReport
+}
+
+describe('chunkscope inspect --json', () => {
+  it('reports every attempt of the retry log with the contract fields', () => {
+    const report = inspect('acp-agent-empty-response-retry-session.jsonl')
+    expect(report.format).toBe('dsh-session-jsonl')
+    expect(report.streams.map((s) => [s.id, s.turn, s.step, s.attempt])).toEqual([
+      ['t1.s1.a1', 1, 1, 1],
+      ['t1.s1.a2', 1, 1, 2],
+    ])
+    const [failed, retried] = report.streams
+    expect(failed?.finish).toMatchObject({ kind: 'error', failure: { code: 'EMPTY_RESPONSE' } })
+    expect(failed?.recorded).toBeNull()
+    expect(retried?.recorded).toMatchObject({ interrupted: false, match: true })
+    expect(retried?.blocks).toEqual([{ type: 'text', text: 'Recovered.' }])
+    expect(Object.keys(retried ?? {})).toEqual(
+      expect.arrayContaining([
+        'id',
+        'seqs',
+        'blocks',
+        'error',
+        'interruptedBlocks',
+        'finish',
+        'usage',
+        'replayState',
+        'ignored',
+        'findings',
+        'recorded',
+      ]),
+    )
+  })
+
+  it('matches every recorded message in the corpus except the hand-trimmed legacy file', () => {
+    for (const name of files) {
+      const report = inspect(name)
+      const recorded = report.streams.filter((s) => s.recorded !== null)
+      const mismatches = recorded.filter((s) => !s.recorded?.match)
+      if (name === 'web-cordis-tool-round-legacy-session.jsonl') {
+        expect(mismatches.length, name).toBeGreaterThan(0)
+        expect(mismatches.every((s) => s.findings.some((f) => f.rule === 'recorded-mismatch'))).toBe(true)
+        expect(report.diagnostics.some((d) => d.message.includes('seq gap'))).toBe(true)
+      } else {
+        expect(
+          mismatches.map((s) => s.id),
+          name,
+        ).toEqual([])
+      }
+    }
+  })
+
+  it('reports an assembly throw as blocks null with the harness message', () => {
+    const chunks = [{ type: 'block-start', index: 0, blockType: 'video' }]
+    const { code, out } = cliOn(JSON.stringify(chunks), 'inspect', 'x.json', '--json')
+    expect(code).toBe(0)
+    const stream = (JSON.parse(out) as InspectReport).streams[0]
+    expect(stream).toMatchObject({
+      id: 'stream',
+      turn: null,
+      seqs: [0],
+      blocks: null,
+      error: 'cannot assemble incomplete block of type "video"',
+    })
+  })
+})
+
+describe('chunkscope lint', () => {
+  it('exits 0 on a clean log, 1 on errors or mismatches, 2 when the file cannot be read', () => {
+    expect(cli('lint', corpus + 'acp-agent-empty-response-retry-session.jsonl').code).toBe(0)
+    const legacy = cli('lint', corpus + 'web-cordis-tool-round-legacy-session.jsonl')
+    expect(legacy.code).toBe(1)
+    expect(legacy.out).toContain('recorded-mismatch')
+    const missing = cli('lint', corpus + 'no-such-file.jsonl')
+    expect(missing.code).toBe(2)
+    expect(missing.err).toMatch(/cannot read .*no such file/)
+  })
+
+  it('says why an unrecognised file cannot be read', () => {
+    const { code, err } = cliOn('hello world\n', 'lint', 'notes.txt')
+    expect(code).toBe(2)
+    expect(err).toMatch(/unrecognised format/)
+  })
+})
+
+describe('the installed command', () => {
+  it('runs with plain node and never prints a stack trace for bad input', () => {
+    const bin = fileURLToPath(new URL('../../bin/chunkscope.mjs', import.meta.url))
+    const ok = execFileSync(
+      process.execPath,
+      [bin, 'inspect', corpus + 'acp-agent-text-turn-session.jsonl'],
+      { encoding: 'utf8' },
+    )
+    expect(ok).toContain('t1.s1.a1')
+    const bad = spawnSync(process.execPath, [bin, 'lint', '/nonexistent/file'], { encoding: 'utf8' })
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).not.toMatch(/\n\s+at /)
+  })
+})

@@ -1,0 +1,112 @@
+import type { StreamReport } from '../core/streamReport'
+import { reportStream } from '../core/streamReport'
+import type { Diagnostic, LoadedSource } from '../formats/types'
+import { listStreams } from '../store/streamRefs'
+
+/** The `inspect --json` object: a contract (add fields, never rename). */
+export type InspectReport = {
+  readonly format: string | null
+  readonly diagnostics: readonly {
+    readonly line: number | null
+    readonly severity: string
+    readonly message: string
+  }[]
+  readonly streams: readonly StreamReport[]
+}
+
+export function buildInspectReport(source: LoadedSource): InspectReport {
+  return {
+    format: source.format,
+    diagnostics: source.diagnostics.map((d: Diagnostic) => ({
+      line: d.line ?? null,
+      severity: d.severity,
+      message: d.message,
+    })),
+    streams: listStreams(source).map((entry) => reportStream(entry.key, entry.attempt)),
+  }
+}
+
+/** True when `lint` must fail: an error-severity finding or a recorded mismatch in any stream. */
+export function hasErrors(report: InspectReport): boolean {
+  return report.streams.some(
+    (stream) => stream.findings.some((f) => f.severity === 'error') || stream.recorded?.match === false,
+  )
+}
+
+/** The human summary of `inspect`: what was read, then one paragraph per stream. */
+export function formatInspect(name: string, report: InspectReport): string {
+  const lines = [`${name}: ${report.format ?? 'unrecognised'} · ${plural(report.streams.length, 'stream')}`]
+  for (const d of report.diagnostics) lines.push(`  ${d.severity}: ${d.message}`)
+  for (const stream of report.streams) {
+    const finish =
+      'failure' in stream.finish ? `${stream.finish.kind} ${stream.finish.failure.code}` : stream.finish.kind
+    const recorded =
+      stream.recorded === null
+        ? 'no recorded message'
+        : stream.recorded.match
+          ? '✓ matches recorded message'
+          : '✗ differs from recorded message'
+    lines.push('')
+    lines.push(
+      `${stream.id}  ${plural(stream.seqs.length, 'chunk')} · finish ${finish}${stream.hasFinish ? '' : ' (no finish chunk)'} · ${recorded}`,
+    )
+    if (stream.blocks === null) lines.push(`  assembly error: ${stream.error}`)
+    else if (stream.blocks.length === 0) lines.push('  (no blocks)')
+    else for (const block of stream.blocks) lines.push(`  ${describeBlock(block)}`)
+    if (stream.usage !== null)
+      lines.push(`  usage in ${stream.usage.inputTokens} / out ${stream.usage.outputTokens}`)
+    if (stream.ignored.length > 0)
+      lines.push(`  ignored: ${stream.ignored.map((i) => `${i.kind}@${i.seq}`).join(', ')}`)
+    const counts = countBySeverity(stream)
+    if (counts !== '') lines.push(`  findings: ${counts}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** `lint` output: one line per finding, `seq N  severity  rule  message`, grouped by stream. */
+export function formatLint(name: string, report: InspectReport): string {
+  const lines: string[] = []
+  for (const d of report.diagnostics)
+    if (d.severity !== 'info')
+      lines.push(`${name}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`)
+  for (const stream of report.streams) {
+    for (const f of stream.findings)
+      lines.push(`${name} ${stream.id} seq ${f.seq}: ${f.severity} ${f.rule}: ${f.message}`)
+  }
+  const errors = report.streams.reduce(
+    (n, s) => n + s.findings.filter((f) => f.severity === 'error').length,
+    0,
+  )
+  const warnings = report.streams.reduce(
+    (n, s) => n + s.findings.filter((f) => f.severity === 'warning').length,
+    0,
+  )
+  lines.push(
+    `${plural(report.streams.length, 'stream')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`,
+  )
+  return lines.join('\n') + '\n'
+}
+
+function describeBlock(block: { readonly type: string; readonly [key: string]: unknown }): string {
+  const clip = (text: unknown) => {
+    const s = JSON.stringify(String(text))
+    return s.length > 72 ? `${s.slice(0, 70)}…"` : s
+  }
+  if (block.type === 'tool-call')
+    return `tool-call ${String(block['name'])} ${String(block['id'])} ${clip(block['arguments'])}`
+  if (block.type === 'text' || block.type === 'reasoning') return `${block.type} ${clip(block['text'])}`
+  return `${block.type} ${clip(JSON.stringify(block))}`
+}
+
+function countBySeverity(stream: StreamReport): string {
+  const counts = { error: 0, warning: 0, info: 0 }
+  for (const f of stream.findings) counts[f.severity] += 1
+  return (Object.entries(counts) as [string, number][])
+    .filter(([, n]) => n > 0)
+    .map(([severity, n]) => plural(n, severity))
+    .join(', ')
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}

@@ -1,0 +1,76 @@
+import { analyzeStream } from './analyzeStream'
+import { RULES, type Finding } from './checks'
+import type { ContentBlock, FinishReason, ReplayEnvelope, TokenUsage } from './protocol'
+import { compareRecorded, type Attempt } from './session'
+
+/**
+ * One stream as `chunkscope inspect --json` reports it. This shape is a contract other tools rely on: fields may
+ * be added, never renamed.
+ */
+export type StreamReport = {
+  /** `t1.s2.a1`, `stream` for a bare chunk file; `<session>/<id>` for sessions after the first. */
+  readonly id: string
+  readonly turn: number | null
+  readonly step: number | null
+  readonly attempt: number | null
+  /** Log seqs of the attempt's chunks; 0-based positions for bare files. */
+  readonly seqs: readonly number[]
+  readonly blocks: readonly ContentBlock[] | null
+  readonly error: string | null
+  readonly interruptedBlocks: readonly ContentBlock[]
+  readonly finish: FinishReason
+  /** False when no finish chunk arrived (`finish` then reads as stop). */
+  readonly hasFinish: boolean
+  readonly usage: TokenUsage | null
+  readonly replayState: ReplayEnvelope | null
+  readonly ignored: readonly { readonly seq: number; readonly kind: string; readonly index: number }[]
+  /** PROTOCOL.md §5 findings, `recorded-mismatch` included. */
+  readonly findings: readonly Omit<Finding, 'pos'>[]
+  readonly recorded: null | { readonly seq: number; readonly interrupted: boolean; readonly match: boolean }
+}
+
+/**
+ * Assembles and checks one attempt and compares it with its recorded message (PROTOCOL.md §5, §6).
+ *
+ * @example
+ * reportStream('t1.s1.a1', session.streams[0]).recorded // { seq: 37, interrupted: false, match: true }
+ */
+export function reportStream(id: string, attempt: Attempt): StreamReport {
+  const result = analyzeStream(attempt.chunks)
+  const findings: Omit<Finding, 'pos'>[] = result.findings.map(({ rule, severity, seq, message }) => ({
+    rule,
+    severity,
+    seq,
+    message,
+  }))
+  const comparison = compareRecorded(attempt)
+  const recorded = attempt.recorded
+  if (recorded !== null && comparison !== null && !comparison.match) {
+    findings.unshift({
+      rule: 'recorded-mismatch',
+      severity: RULES['recorded-mismatch'],
+      seq: recorded.seq,
+      message: `the assembled ${recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'} differ from assistant/message seq ${recorded.seq}${comparison.error ? ` (${comparison.error})` : ''}`,
+    })
+  }
+  return {
+    id,
+    turn: attempt.turn,
+    step: attempt.step,
+    attempt: attempt.attempt,
+    seqs: attempt.chunks.map((chunk) => chunk.seq),
+    blocks: result.blocks,
+    error: result.error,
+    interruptedBlocks: result.interruptedBlocks,
+    finish: result.finish,
+    hasFinish: result.hasFinish,
+    usage: result.usage,
+    replayState: result.replayState,
+    ignored: result.ignored.map(({ seq, kind, index }) => ({ seq, kind, index })),
+    findings,
+    recorded:
+      recorded === null || comparison === null
+        ? null
+        : { seq: recorded.seq, interrupted: recorded.interrupted, match: comparison.match },
+  }
+}
