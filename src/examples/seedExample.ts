@@ -1,22 +1,18 @@
 import type { StreamChunk } from '../core/protocol'
+import { TOOL_CALLS, block, chunk, toolCallBlock } from './chunks'
 
 /**
- * The seed article's stream: a short text block, then a `bash` tool call whose arguments arrive in two deltas,
- * then usage and a tool-calls finish. Every block is started, streamed and closed in order (a clean stream).
+ * The seed article's stream (seeds/000, 004): a text block streamed in two deltas, then a `bash` tool call whose
+ * arguments arrive in one piece, then usage and finish. Every block is started, streamed and closed in order.
+ * The article ends in `stop` and notes `tool-calls` as the alternative for requesting a tool; a message with a tool
+ * call should say `tool-calls`, so the example does.
  */
 export const seedExampleChunks: StreamChunk[] = [
-  { type: 'block-start', index: 0, blockType: 'text' },
-  { type: 'text-delta', index: 0, text: "I'll check the directory " },
-  { type: 'text-delta', index: 0, text: 'for you.' },
-  { type: 'block-end', index: 0, block: { type: 'text', text: "I'll check the directory for you." } },
-  { type: 'block-start', index: 1, blockType: 'tool-call' },
-  { type: 'tool-call-delta', index: 1, id: 'call_01', name: 'bash', argumentsDelta: '{"command":' },
-  { type: 'tool-call-delta', index: 1, id: 'call_01', argumentsDelta: '"ls -la"}' },
-  {
-    type: 'block-end',
-    index: 1,
-    block: { type: 'tool-call', id: 'call_01', name: 'bash', arguments: '{"command":"ls -la"}' },
-  },
-  { type: 'usage', usage: { inputTokens: 120, outputTokens: 18 } },
-  { type: 'finish', reason: { kind: 'tool-calls' } },
+  chunk.start(0, 'text'),
+  chunk.text(0, 'runoob'),
+  chunk.text(0, ' 教程'),
+  chunk.end(0, block.text('runoob 教程')),
+  ...toolCallBlock(1, { id: 'call-123', name: 'bash' }, ['{"command":"echo runoob"}']),
+  chunk.usage({ inputTokens: 100, outputTokens: 50 }),
+  chunk.finish(TOOL_CALLS),
 ]
