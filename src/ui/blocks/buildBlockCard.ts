@@ -1,0 +1,169 @@
+import type { BlockFrame, BlockLife, ReplayEngine, ReplayFrame } from '../../core/ReplayEngine'
+import type { ContentBlock } from '../../core/protocol'
+import { diffBlocks, type FieldDiff } from './buildDiff'
+
+/** What a card needs from the engine: chunks by position and their effect kinds. */
+export type EngineView = Pick<ReplayEngine, 'chunks' | 'effectAt'>
+
+export type Note = { readonly tone: 'info' | 'warning' | 'error'; readonly text: string }
+
+/** How many characters of the newest delta to highlight in the card's text or arguments (0 = none). */
+export function latestDelta(frame: ReplayFrame, index: number): { text: number; arguments: number } {
+  const effect = frame.last?.effect
+  if (effect === undefined || !('index' in effect) || effect.index !== index) return { text: 0, arguments: 0 }
+  if (effect.kind === 'append-text') return { text: effect.chars, arguments: 0 }
+  if (effect.kind === 'append-arguments') return { text: 0, arguments: effect.chars }
+  return { text: 0, arguments: 0 }
+}
+
+/** A long text shown by its tail (the end is where deltas land), with how much is hidden before it. */
+export type Shown = { readonly hidden: number; readonly plain: string; readonly marked: string }
+
+/**
+ * Splits a text for display: at most `limit` characters from its end unless `all`, the last `mark` characters apart
+ * so they can be highlighted. Never splits a surrogate pair at the cut.
+ *
+ * @example
+ * showTail('Hello world', 6, 100, false) // { hidden: 0, plain: 'Hello', marked: ' world' }
+ */
+export function showTail(text: string, mark: number, limit: number, all: boolean): Shown {
+  let start = all || text.length <= limit ? 0 : text.length - limit
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start += 1
+  const markAt = Math.max(start, text.length - Math.max(0, mark))
+  return { hidden: start, plain: text.slice(start, markAt), marked: text.slice(markAt) }
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/** An id the tool-call deltas of one block switched to (every delta overwrites the id, PROTOCOL.md §3 A3). */
+export type IdChange = {
+  readonly pos: number
+  readonly seq: number
+  readonly from: string
+  readonly to: string
+}
+
+const idChangeCache = new WeakMap<BlockLife, readonly IdChange[]>()
+
+/**
+ * Every id change among a block's accepted tool-call deltas, once per block life (O(its chunks)), cached.
+ *
+ * @example
+ * idChanges(engine, life) // [{ pos: 7, seq: 7, from: 'call_a', to: 'call_b' }]
+ */
+export function idChanges(engine: EngineView, life: BlockLife): readonly IdChange[] {
+  const cached = idChangeCache.get(life)
+  if (cached) return cached
+  const changes: IdChange[] = []
+  let current: string | undefined
+  for (const pos of life.touches) {
+    if (engine.effectAt(pos).kind !== 'append-arguments') continue
+    const sourced = engine.chunks[pos]!
+    const id = String((sourced.chunk as { id?: unknown }).id)
+    if (current !== undefined && id !== current)
+      changes.push({ pos, seq: sourced.seq, from: current, to: id })
+    current = id
+  }
+  idChangeCache.set(life, changes)
+  return changes
+}
+
+const KNOWN_OPEN_TYPES = new Set(['text', 'reasoning', 'tool-call'])
+
+/**
+ * The notes a card shows about its block at frame k: what created it, what the assembler will make of it, and
+ * anything a reader could miss (lost deltas, changed or synthesized ids, a retyping block-end).
+ */
+export function blockNotes(engine: EngineView, block: BlockFrame, k: number): Note[] {
+  const { life } = block
+  const notes: Note[] = []
+  if (life.implicit) {
+    const opener = engine.chunks[life.openedAt]
+    notes.push({
+      tone: 'warning',
+      text: `implicit: created by a ${opener?.chunk.type ?? 'chunk'} at seq ${opener?.seq ?? '?'} without block-start`,
+    })
+  }
+  if (block.state === 'open' && !KNOWN_OPEN_TYPES.has(life.blockType)) {
+    notes.push({
+      tone: 'error',
+      text: `cannot assemble incomplete block of type "${life.blockType}": blocks() throws while it is open`,
+    })
+  }
+  const endType = block.block?.type
+  if (endType !== undefined && endType !== life.blockType) {
+    notes.push({
+      tone: 'error',
+      text: `opened as ${life.blockType}, closed as ${endType}: the block-end's block wins`,
+    })
+  }
+  if (life.blockType !== 'tool-call' && block.toolCallArguments !== '') {
+    notes.push({
+      tone: 'warning',
+      text: `${block.toolCallArguments.length} chars of tool-call arguments are lost: a ${life.blockType} block assembles from its text`,
+    })
+  }
+  if (life.blockType === 'tool-call' && block.text !== '') {
+    notes.push({
+      tone: 'warning',
+      text: `${block.text.length} chars of text deltas are lost: a tool call assembles from its arguments`,
+    })
+  }
+  if (life.blockType === 'tool-call') notes.push(...toolCallIdNotes(engine, block, k))
+  return notes
+}
+
+function toolCallIdNotes(engine: EngineView, block: BlockFrame, k: number): Note[] {
+  const notes: Note[] = []
+  for (const change of idChanges(engine, block.life)) {
+    if (change.pos >= k) break
+    notes.push({
+      tone: 'warning',
+      text: `id changed at seq ${change.seq}: ${quote(change.from)} → ${quote(change.to)} (every delta overwrites it)`,
+    })
+  }
+  const id = block.block?.type === 'tool-call' ? String(block.block['id']) : block.toolCallId
+  if (block.state === 'open' && block.toolCallId === undefined) {
+    notes.push({ tone: 'warning', text: `no id yet: blocks() synthesizes call-${block.life.index}` })
+  } else if (id === '') {
+    notes.push({ tone: 'warning', text: "id is '' and stays '' (only a missing id is synthesized)" })
+  } else if (id === `call-${block.life.index}`) {
+    notes.push({ tone: 'warning', text: `id ${id} looks synthesized (call-N)` })
+  }
+  return notes
+}
+
+const quote = (id: string): string => (id === '' ? "''" : id)
+
+/** The diff a frozen card shows: what the deltas built (before) against the block-end's block (after). */
+export function frozenDiff(block: BlockFrame): FieldDiff[] | null {
+  if (!block.differs || block.block === undefined || block.streamed === null) return null
+  return diffBlocks(block.streamed, block.block)
+}
+
+/** The fields a card shows for a block as given (frozen) or as it would assemble now (open). */
+export type BlockFields = {
+  readonly type: string
+  readonly text: string | null
+  readonly id: string | null
+  readonly name: string | null
+  readonly arguments: string | null
+  /** Any other fields, as JSON text, for block types the protocol does not name. */
+  readonly other: string | null
+}
+
+export function blockFields(block: ContentBlock): BlockFields {
+  const { type, text, id, name, arguments: args, ...rest } = block as Record<string, unknown>
+  const str = (value: unknown): string | null =>
+    value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value)
+  return {
+    type: String(type),
+    text: str(text),
+    id: str(id),
+    name: str(name),
+    arguments: str(args),
+    other: Object.keys(rest).length > 0 ? JSON.stringify(rest, null, 2) : null,
+  }
+}
