@@ -1,0 +1,108 @@
+import { EFFECT_KINDS, type EffectKind } from '../../core/effects'
+import type { ReplayEngine } from '../../core/ReplayEngine'
+
+/**
+ * Delta ticks are counted per bucket, at most this many buckets across the whole stream: finer than any lane is
+ * wide in pixels, so drawing merges buckets per pixel column instead of walking a million chunks.
+ */
+export const MAX_BUCKETS = 4096
+
+export type Lane = {
+  readonly index: number
+  /** "0 reasoning", "1 text", … */
+  readonly label: string
+  readonly blockType: string
+  readonly implicit: boolean
+  readonly openedAt: number
+  readonly closedAt: number | null
+  /** Where the bar ends (exclusive position): just after the freeze, or the stream's end when never closed. */
+  readonly end: number
+  /** Accepted deltas per bucket, for buckets `firstBucket` … `firstBucket + ticks.length − 1`. */
+  readonly firstBucket: number
+  readonly ticks: Uint32Array
+  /** Positions of this index's chunks the assembler ignored: stragglers, re-closes, duplicate starts. */
+  readonly ignored: Int32Array
+}
+
+export type LaneModel = {
+  readonly total: number
+  readonly buckets: number
+  readonly lanes: readonly Lane[]
+}
+
+const codeOf = (kind: EffectKind): number => EFFECT_KINDS.indexOf(kind as (typeof EFFECT_KINDS)[number])
+/** Effect codes carry an "opened implicitly" flag in the high bit (core/effects.ts). */
+const CODE_MASK = 0x7f
+const APPEND_TEXT = codeOf('append-text')
+const APPEND_ARGUMENTS = codeOf('append-arguments')
+const IGNORED = new Set(
+  (['ignored-straggler', 'ignored-reclose', 'ignored-duplicate-start'] as const).map(codeOf),
+)
+
+/** The bucket holding chunk `pos` (one chunk per bucket for streams up to {@link MAX_BUCKETS} chunks). */
+export function bucketOf(model: Pick<LaneModel, 'total' | 'buckets'>, pos: number): number {
+  return Math.min(model.buckets - 1, Math.floor((pos * model.buckets) / Math.max(1, model.total)))
+}
+
+/**
+ * One lane per block index in first-seen order, built once per engine from each block's touches (so the cost is
+ * the number of indexed chunks, once): the bar's extent, delta counts per bucket and the ignored positions.
+ *
+ * @example
+ * buildLaneModel(engine).lanes[0] // { label: '0 reasoning', openedAt: 0, closedAt: 38, ignored: [41], … }
+ */
+export function buildLaneModel(engine: Pick<ReplayEngine, 'total' | 'lives' | 'effectCodes'>): LaneModel {
+  const total = engine.total
+  const buckets = Math.max(1, Math.min(total, MAX_BUCKETS))
+  const model = { total, buckets }
+  const lanes = engine.lives.map((life): Lane => {
+    const end = life.closedAt === null ? total : life.closedAt + 1
+    const firstBucket = bucketOf(model, life.openedAt)
+    const lastTouch = life.touches[life.touches.length - 1] ?? life.openedAt
+    const ticks = new Uint32Array(bucketOf(model, Math.max(lastTouch, life.openedAt)) - firstBucket + 1)
+    const ignored: number[] = []
+    for (const pos of life.touches) {
+      // Raw effect codes (no decoding per chunk): this loop sees every indexed chunk of the stream.
+      const kind = (engine.effectCodes[pos] ?? 0) & CODE_MASK
+      if (kind === APPEND_TEXT || kind === APPEND_ARGUMENTS) ticks[bucketOf(model, pos) - firstBucket]! += 1
+      else if (IGNORED.has(kind)) ignored.push(pos)
+    }
+    return {
+      index: life.index,
+      label: `${life.index} ${life.blockType}`,
+      blockType: life.blockType,
+      implicit: life.implicit,
+      openedAt: life.openedAt,
+      closedAt: life.closedAt,
+      end,
+      firstBucket,
+      ticks,
+      ignored: Int32Array.from(ignored),
+    }
+  })
+  return { total, buckets, lanes }
+}
+
+/**
+ * The lanes in words, for the canvas's text alternative: "3 blocks: 0 reasoning frozen at seq 38, 1 text frozen
+ * at seq 45 (1 ignored after it), 2 tool-call open". Long streams list the first `limit` lanes.
+ */
+export function describeLanes(
+  model: LaneModel,
+  seqAt: (pos: number) => number | undefined,
+  limit = 12,
+): string {
+  const { lanes } = model
+  if (lanes.length === 0) return 'No blocks'
+  const parts = lanes.slice(0, limit).map((lane) => {
+    const state =
+      lane.closedAt === null
+        ? 'open (never closed)'
+        : `frozen at seq ${seqAt(lane.closedAt) ?? lane.closedAt}`
+    const opened = lane.implicit ? ', opened implicitly' : ''
+    const ignored = lane.ignored.length === 0 ? '' : ` (${lane.ignored.length} ignored)`
+    return `${lane.label} ${state}${opened}${ignored}`
+  })
+  const more = lanes.length > limit ? `, and ${lanes.length - limit} more` : ''
+  return `${lanes.length} block${lanes.length === 1 ? '' : 's'}: ${parts.join(', ')}${more}`
+}

@@ -1,0 +1,174 @@
+import type { EffectSummary } from '../../core/effects'
+import type { AnyChunk, SourcedChunk } from '../../core/protocol'
+import { visibleWhitespace } from '../chunkStyle'
+
+/** Longest slice of model text a row preview shows; the cell truncates visually, this bounds the work. */
+const PREVIEW_CHARS = 160
+
+export type Tone = 'plain' | 'muted' | 'warning' | 'error'
+export type Label = { readonly text: string; readonly tone: Tone }
+
+const field = (chunk: AnyChunk, name: string): unknown => (chunk as Record<string, unknown>)[name]
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value : value == null ? '' : String(value)
+const quoted = (text: string): string =>
+  `"${visibleWhitespace(text.slice(0, PREVIEW_CHARS))}${text.length > PREVIEW_CHARS ? '…' : ''}"`
+
+/**
+ * One line saying what a chunk carries, for a timeline row: quoted text with visible whitespace for deltas, the
+ * tool call's id/name and argument piece, a block-end's block in short, usage numbers, the finish kind and code.
+ */
+export function payloadPreview(chunk: AnyChunk): string {
+  switch (chunk.type) {
+    case 'block-start':
+      return str(field(chunk, 'blockType'))
+    case 'text-delta':
+    case 'reasoning-delta':
+      return quoted(str(field(chunk, 'text')))
+    case 'tool-call-delta': {
+      const name = str(field(chunk, 'name'))
+      const id = str(field(chunk, 'id'))
+      return `${id === '' ? "id ''" : id}${name === '' ? '' : ` ${name}`} ${quoted(str(field(chunk, 'argumentsDelta')))}`
+    }
+    case 'block-end':
+      return blockPreview(field(chunk, 'block'))
+    case 'usage':
+      return usagePreview(field(chunk, 'usage'))
+    case 'finish':
+      return finishPreview(chunk)
+    default:
+      return jsonPreview(chunk)
+  }
+}
+
+function blockPreview(block: unknown): string {
+  if (typeof block !== 'object' || block === null) return `(no block) ${jsonPreview(block)}`
+  const b = block as Record<string, unknown>
+  const type = str(b.type)
+  if (type === 'text' || type === 'reasoning') return `${type} ${quoted(str(b.text))}`
+  if (type === 'tool-call') return `${type} ${str(b.name)}(${str(b.id)}) ${quoted(str(b.arguments))}`
+  return `${type} ${jsonPreview(block)}`
+}
+
+function usagePreview(usage: unknown): string {
+  if (typeof usage !== 'object' || usage === null) return jsonPreview(usage)
+  const u = usage as Record<string, unknown>
+  const parts = [`in ${str(u.inputTokens)}`, `out ${str(u.outputTokens)}`]
+  if (u.cacheReadTokens !== undefined) parts.push(`cache-read ${str(u.cacheReadTokens)}`)
+  if (u.cacheWriteTokens !== undefined) parts.push(`cache-write ${str(u.cacheWriteTokens)}`)
+  if (u.reasoningTokens !== undefined) parts.push(`reasoning ${str(u.reasoningTokens)}`)
+  return parts.join(' · ')
+}
+
+function finishPreview(chunk: AnyChunk): string {
+  const reason = field(chunk, 'reason')
+  const r = typeof reason === 'object' && reason !== null ? (reason as Record<string, unknown>) : {}
+  const failure =
+    typeof r.failure === 'object' && r.failure !== null ? (r.failure as Record<string, unknown>) : null
+  const parts = [str(r.kind) || '(no reason)']
+  if (failure !== null) parts.push(`${str(failure.code)}: ${str(failure.message).slice(0, PREVIEW_CHARS)}`)
+  if (field(chunk, 'replayState') !== undefined) parts.push('+ replayState')
+  return parts.join(' ')
+}
+
+function jsonPreview(value: unknown): string {
+  let json: string
+  try {
+    json = JSON.stringify(value) ?? String(value)
+  } catch {
+    json = String(value)
+  }
+  return json.length > PREVIEW_CHARS ? `${json.slice(0, PREVIEW_CHARS)}…` : json
+}
+
+/** The raw text a search looks at: what the preview shows, without visible-whitespace marks or truncation. */
+function searchTexts(chunk: AnyChunk): readonly string[] {
+  switch (chunk.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return [str(field(chunk, 'text'))]
+    case 'tool-call-delta':
+      return [str(field(chunk, 'id')), str(field(chunk, 'name')), str(field(chunk, 'argumentsDelta'))]
+    case 'block-end': {
+      const block = field(chunk, 'block')
+      if (typeof block !== 'object' || block === null) return [payloadPreview(chunk)]
+      const b = block as Record<string, unknown>
+      return [str(b.type), str(b.text), str(b.id), str(b.name), str(b.arguments)]
+    }
+    default:
+      return [payloadPreview(chunk)]
+  }
+}
+
+/**
+ * A case-insensitive "payload contains" test for a search query, or null for an empty query. It uses one
+ * regular expression (the query escaped) so testing a million chunks allocates no lower-cased copies.
+ */
+export function payloadMatcher(query: string): ((chunk: AnyChunk) => boolean) | null {
+  if (query === '') return null
+  const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
+  return (chunk) => searchTexts(chunk).some((text) => pattern.test(text))
+}
+
+/** The chunk's `index` when it carries a usable one (unknown chunks may carry anything). */
+export function indexOf(chunk: AnyChunk): number | null {
+  const index = field(chunk, 'index')
+  return typeof index === 'number' ? index : null
+}
+
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`
+
+/** What the chunk did to the assembly (PROTOCOL.md §4), in the few words a timeline cell holds. */
+export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
+  const opened = effect.implicit ? 'open-implicit · ' : ''
+  switch (effect.kind) {
+    case 'open':
+      return { text: 'open', tone: 'plain' }
+    case 'append-text':
+      return { text: `${opened}append +${plural(str(field(chunk, 'text')).length, 'char')}`, tone: 'plain' }
+    case 'append-arguments':
+      return {
+        text: `${opened}append +${plural(str(field(chunk, 'argumentsDelta')).length, 'char')}`,
+        tone: 'plain',
+      }
+    case 'close':
+      return { text: `${opened}close · frozen`, tone: 'plain' }
+    case 'ignored-duplicate-start':
+      return { text: 'ignored: duplicate start', tone: 'error' }
+    case 'ignored-straggler':
+      return { text: 'ignored: straggler', tone: 'error' }
+    case 'ignored-reclose':
+      return { text: 'ignored: reclose', tone: 'error' }
+    case 'usage-set':
+      return { text: 'usage set', tone: 'plain' }
+    case 'usage-replaced':
+      return { text: 'usage replaced', tone: 'warning' }
+    case 'finish-set':
+      return { text: 'finish set', tone: 'plain' }
+    case 'finish-replaced':
+      return { text: 'finish replaced', tone: 'warning' }
+    case 'unknown-chunk':
+      return { text: 'unknown chunk', tone: 'error' }
+  }
+}
+
+/**
+ * Time since the previous chunk: "—" when either time is unknown (bare chunk files) or for the first chunk;
+ * negative gaps are kept and flagged, they happen in real logs (PROTOCOL.md §6: order by seq, show time as data).
+ */
+export function gapLabel(chunks: readonly SourcedChunk[], pos: number): Label {
+  const previous = chunks[pos - 1]?.time
+  const current = chunks[pos]?.time
+  if (previous === null || previous === undefined || current === null || current === undefined)
+    return { text: '—', tone: 'muted' }
+  const gap = current - previous
+  const size = Math.abs(gap)
+  const sign = gap < 0 ? '−' : ''
+  const text =
+    size < 1000
+      ? `${sign}${size}ms`
+      : size < 60_000
+        ? `${sign}${(size / 1000).toFixed(1)}s`
+        : `${sign}${Math.round(size / 60_000)}m`
+  return { text, tone: gap < 0 ? 'warning' : 'plain' }
+}
