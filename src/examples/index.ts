@@ -69,7 +69,8 @@ export const EXAMPLES: readonly Example[] = [
   {
     id: 'max-tokens',
     title: 'Max tokens mid tool call',
-    description: 'finish max-tokens while a tool call streams: the tool call is dropped, the text is kept.',
+    description:
+      'A max-tokens finish while a tool call is still streaming: the tool call is dropped, the text is kept.',
     source: () => chunksToNdjson(maxTokensChunks),
   },
   {
