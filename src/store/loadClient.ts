@@ -1,6 +1,7 @@
 import { loadSource } from '../formats/load'
 import type { LoadedSource } from '../formats/types'
 import type { LoadProgress, LoadRequest, LoadResponse } from '../workers/loadMessages'
+import { SourceAssembler } from '../workers/transfer'
 
 export type LoadInput =
   { readonly file: Blob; readonly name: string } | { readonly text: string; readonly name: string }
@@ -21,13 +22,33 @@ export function loadInBackground(
   }
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('../workers/loadWorker.ts', import.meta.url), { type: 'module' })
+    let assembler: SourceAssembler | null = null
+    let expected = 0
+    let received = 0
     worker.onmessage = (event: MessageEvent<LoadResponse>) => {
       const message = event.data
-      if (message.type === 'progress') onProgress(message.progress)
-      else {
-        worker.terminate()
-        if (message.type === 'loaded') resolve(message.source)
-        else reject(new Error(message.message))
+      switch (message.type) {
+        case 'progress':
+          onProgress(message.progress)
+          return
+        case 'shell':
+          assembler = new SourceAssembler(message.source, message.plan)
+          expected = message.parts
+          return
+        case 'part':
+          assembler?.add(message.part)
+          received += 1
+          if (received % 20 === 0) onProgress({ phase: 'transferring', done: received, total: expected })
+          return
+        case 'done':
+          worker.terminate()
+          if (assembler === null) reject(new Error('the loading worker sent no source'))
+          else resolve(assembler.finish())
+          return
+        case 'failed':
+          worker.terminate()
+          reject(new Error(message.message))
+          return
       }
     }
     worker.onerror = (event) => {

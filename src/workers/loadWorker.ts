@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { loadSource } from '../formats/load'
 import type { LoadProgress, LoadRequest, LoadResponse } from './loadMessages'
+import { splitSource } from './transfer'
 
 // A thin entry point over formats/: read bytes with progress, parse, post the result back.
 const scope = self as unknown as DedicatedWorkerGlobalScope
@@ -42,7 +43,10 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
     progress('parsing', 0, text.length)
     const source = loadSource(text, request.name)
     progress('parsing', text.length, text.length)
-    post({ type: 'loaded', source })
+    const { shell, plan, parts } = splitSource(source)
+    post({ type: 'shell', source: shell, plan, parts: parts.length })
+    for (const part of parts) post({ type: 'part', part })
+    post({ type: 'done' })
   } catch (error) {
     post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
   }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { loadSource } from '../formats/load'
+import { readCorpus } from '../test/corpus'
+import { generateStream } from '../test/generate'
+import { SourceAssembler, splitSource } from './transfer'
+
+/** What the page gets after the messages went through structured clone one by one. */
+function roundTrip(text: string) {
+  const { shell, plan, parts } = splitSource(loadSource(text))
+  const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+  for (const part of parts) assembler.add(structuredClone(part))
+  return { source: assembler.finish(), parts }
+}
+
+describe('worker → page transfer', () => {
+  it('rebuilds a session log exactly, sending chunks once as events', () => {
+    const text = readCorpus('web-goal-multi-turn-actions-session.jsonl')
+    const { source, parts } = roundTrip(text)
+    expect(source).toEqual(loadSource(text))
+    expect(parts.every((part) => part.type === 'events')).toBe(true)
+  })
+
+  it('rebuilds a bare chunk file in batches', () => {
+    const text =
+      generateStream(12_345)
+        .map((c) => JSON.stringify(c.chunk))
+        .join('\n') + '\n'
+    const { source, parts } = roundTrip(text)
+    expect(source).toEqual(loadSource(text))
+    expect(parts.filter((part) => part.type === 'chunks')).toHaveLength(3)
+  })
+})
