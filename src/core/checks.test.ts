@@ -22,7 +22,6 @@ describe('checks (PROTOCOL.md §5)', () => {
       'index-invalid@1',
       'blocks-overlap@1',
       'delta-without-start@1',
-      'finish-open-blocks@3',
     ])
     expect(rules([bs(1, 'text'), be(1, text('')), usage(1, 1), finish('stop')])).toEqual(['index-order@0'])
   })
@@ -50,7 +49,6 @@ describe('checks (PROTOCOL.md §5)', () => {
       'delta-without-start:warning@0',
       'blocks-overlap:info@1',
       'end-without-start:warning@1',
-      'finish-open-blocks:error@3',
     ])
   })
 
@@ -92,6 +90,15 @@ describe('checks (PROTOCOL.md §5)', () => {
     ])
     expect(rules(clean.slice(0, 3))).toEqual(['finish-missing@2'])
     expect(rules([...clean, td(0, 'x')])).toEqual(['chunk-after-finish@5', 'delta-after-end@5'])
+  })
+
+  it('finish-open-blocks concerns blocks a block-start opened, not a delta-only stream', () => {
+    expect(rules([td(0, 'a'), td(0, 'b'), usage(1, 1), finish('stop')])).toEqual(['delta-without-start@0'])
+    expect(rules([bs(0, 'text'), td(0, 'a'), td(1, 'b'), usage(1, 1), finish('stop')])).toEqual([
+      'blocks-overlap@2',
+      'delta-without-start@2',
+      'finish-open-blocks@4',
+    ])
   })
 
   it('finish-open-blocks only for stop, tool-calls and max-tokens', () => {

@@ -65,6 +65,8 @@ export class StreamChecker {
   /** Where the end-of-stream findings begin in `findings` (its length until `end` runs). */
   endFindingsFrom = -1
   private readonly open = new Set<number>()
+  /** Open blocks that a block-start opened: rule 6 (§2) concerns these; a delta-only stream never closes any. */
+  private readonly started = new Set<number>()
   private readonly acceptedDeltas = new Map<number, number>()
   private readonly seen = new Set<number>()
   private finishSeen = false
@@ -93,8 +95,8 @@ export class StreamChecker {
     }
     if (chunk.type === 'finish') {
       const kind = chunk.reason?.kind
-      if ((kind === 'stop' || kind === 'tool-calls' || kind === 'max-tokens') && this.open.size > 0) {
-        add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.open)} still open`)
+      if ((kind === 'stop' || kind === 'tool-calls' || kind === 'max-tokens') && this.started.size > 0) {
+        add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.started)} still open`)
       }
       this.finishSeen = true
       return
@@ -113,6 +115,7 @@ export class StreamChecker {
       }
       this.seen.add(index)
       this.open.add(index)
+      if (chunk.type === 'block-start') this.started.add(index)
     }
     const partial = assembler.partial(index)
 
@@ -143,6 +146,7 @@ export class StreamChecker {
           return
         }
         this.open.delete(index)
+        this.started.delete(index)
         if (isNew) add('end-without-start', `block-end for block ${index}, never seen before`)
         if (!partial) return
         if (chunk.block.type !== partial.blockType) {
