@@ -31,6 +31,18 @@ export type AssemblerSnapshot = {
   readonly replayState: ReplayEnvelope | undefined
 }
 
+/**
+ * The whole assembler state as plain JSON (see {@link BlockAssembler.exportState}): what a windowed share link carries
+ * so a replay that starts mid-stream is exact. `partials` lists every seen index in first-seen order (that list IS
+ * `order`), frozen ones with their `block`.
+ */
+export type AssemblerState = {
+  readonly partials: readonly (readonly [number, Readonly<PartialBlock>])[]
+  readonly usage?: TokenUsage
+  readonly finish?: FinishReason
+  readonly replayState?: ReplayEnvelope
+}
+
 export type AssembledBlocks = {
   /** `order.map(assemble)`, before max-tokens drops tool calls. */
   readonly all: readonly ContentBlock[]
@@ -274,6 +286,40 @@ export class BlockAssembler {
     restored.storedFinish = snapshot.finish
     restored.storedReplayState = snapshot.replayState
     return restored
+  }
+
+  /** The full state as plain JSON (`JSON.stringify` round-trips it); {@link BlockAssembler.fromState} rebuilds it. */
+  exportState(): AssemblerState {
+    const partials = this.order.map((index): [number, PartialBlock] => [index, { ...this.mustGet(index) }])
+    return {
+      partials,
+      ...(this.storedUsage !== undefined ? { usage: this.storedUsage } : {}),
+      ...(this.storedFinish !== undefined ? { finish: this.storedFinish } : {}),
+      ...(this.storedReplayState !== undefined ? { replayState: this.storedReplayState } : {}),
+    }
+  }
+
+  /** An assembler in exactly the exported state: pushing the rest of the stream gives what the full stream gives. */
+  static fromState(state: AssemblerState): BlockAssembler {
+    const assembler = new BlockAssembler()
+    assembler.importState(state)
+    return assembler
+  }
+
+  /** Replaces this assembler's whole state with an exported one (a duplicate index keeps its first entry). */
+  importState(state: AssemblerState): void {
+    this.partials = new Map()
+    this.order = []
+    this.open = 0
+    for (const [index, partial] of state.partials) {
+      if (this.partials.has(index)) continue
+      this.order.push(index)
+      this.partials.set(index, { ...partial })
+      if (!partial.block) this.open += 1
+    }
+    this.storedUsage = state.usage
+    this.storedFinish = state.finish
+    this.storedReplayState = state.replayState
   }
 
   private mustGet(index: number): PartialBlock {

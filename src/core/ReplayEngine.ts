@@ -1,4 +1,10 @@
-import { BlockAssembler, assembleOpen, type AssemblerSnapshot, type PartialBlock } from './BlockAssembler'
+import {
+  BlockAssembler,
+  assembleOpen,
+  type AssemblerSnapshot,
+  type AssemblerState,
+  type PartialBlock,
+} from './BlockAssembler'
 import type { Finding } from './checks'
 import {
   AssemblyPass,
@@ -61,6 +67,12 @@ export type ReplayFrame = AssemblyRead & {
 export type ReplayOptions = {
   /** Chunks between checkpoints: a seek pushes at most this many (more only for streams with huge block counts). */
   readonly checkpointEvery?: number
+  /**
+   * The assembler state at position 0 (a windowed share link carries it): the replay then continues a stream that
+   * began earlier, exactly. Blocks already seen get a life with `openedAt` 0 (and `closedAt` 0 when frozen).
+   * Findings are computed from the given chunks only.
+   */
+  readonly initialState?: AssemblerState
 }
 
 const DEFAULT_CHECKPOINT_EVERY = 256
@@ -118,7 +130,12 @@ export class ReplayEngine {
     for (const life of this.lives) this.lifeOf.set(life.index, life)
     this.result = { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: this.findings }
     this.final = pass.assembler
-    this.live = { k: 0, assembler: new BlockAssembler() }
+    this.live = { k: 0, assembler: this.start() }
+  }
+
+  /** The state at position 0: empty, or the initial state the builder was given. */
+  private start(): BlockAssembler {
+    return BlockAssembler.restore(this.checkpoints[0]!.snapshot, this.final)
   }
 
   effectAt(pos: number): EffectSummary {
@@ -133,7 +150,7 @@ export class ReplayEngine {
   seek(target: number): ReplayFrame {
     const k = Math.min(this.total, Math.max(0, Math.trunc(target)))
     if (k === 0) {
-      this.live = { k: 0, assembler: new BlockAssembler() }
+      this.live = { k: 0, assembler: this.start() }
       return this.frame(0, this.live.assembler, null)
     }
     // Start at or below k − 1 so the last push yields chunk k − 1's effect; at most `every` pushes.
@@ -194,7 +211,7 @@ type Checkpoint = { readonly pos: number; readonly snapshot: AssemblerSnapshot }
 export class ReplayBuilder {
   readonly effectCodes: Uint8Array
   readonly lives = new Map<number, MutableLife>()
-  readonly checkpoints: Checkpoint[] = [{ pos: 0, snapshot: new BlockAssembler().snapshot() }]
+  readonly checkpoints: Checkpoint[]
   readonly pass: AssemblyPass
   private sinceCheckpoint = 0
 
@@ -213,6 +230,12 @@ export class ReplayBuilder {
         this.sinceCheckpoint = 0
       }
     })
+    const initial = options.initialState
+    if (initial !== undefined) {
+      this.pass.assembler.importState(initial)
+      seedLives(this.lives, this.pass.assembler)
+    }
+    this.checkpoints = [{ pos: 0, snapshot: this.pass.assembler.snapshot() }]
   }
 
   get processed(): number {
@@ -250,6 +273,25 @@ function trackLife(
   life.touches.push(pos)
   if (effect.kind === 'close') life.closedAt = pos
   if (effect.kind === 'append-text' || effect.kind === 'append-arguments') life.acceptedDeltas += 1
+}
+
+/** Lives for the blocks an initial state already holds (positions before the window clamp to 0). */
+function seedLives(lives: Map<number, MutableLife>, assembler: BlockAssembler): void {
+  for (const index of assembler.indexes) {
+    const partial = assembler.partial(index)
+    if (partial === undefined) continue
+    lives.set(index, {
+      index,
+      order: lives.size,
+      blockType: partial.blockType,
+      implicit: false,
+      openedAt: 0,
+      closedAt: partial.block ? 0 : null,
+      touches: [],
+      // Unknown before the window; what matters is whether the deltas built anything (for `differs`).
+      acceptedDeltas: partial.text !== '' || partial.toolCallArguments !== '' ? 1 : 0,
+    })
+  }
 }
 
 function blockFrame(life: BlockLife, partial: Readonly<PartialBlock>, index: number): BlockFrame {
