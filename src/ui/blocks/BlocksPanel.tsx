@@ -1,10 +1,91 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef } from 'react'
+import { isStreamChunk } from '../../core/protocol'
+import type { BlockFrame } from '../../core/ReplayEngine'
+import { CHUNK_STYLE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
+import { useChunkscope } from '../StoreContext'
+import { BlockCard } from './BlockCard'
+import { latestDelta } from './buildBlockCard'
 
-/** Placeholder: the Blocks panel is being built. */
+const NO_BLOCKS: readonly BlockFrame[] = []
+
+/**
+ * Every block seen up to the cursor, one card per index in first-seen order. Virtualized with measured heights, so
+ * a stream with thousands of blocks renders only the cards in view; it follows the block the last chunk touched.
+ */
 export function BlocksPanel() {
+  const frame = useChunkscope((s) => s.frame)
+  const engine = useChunkscope((s) => s.engine)
+  const partials = frame?.partials ?? NO_BLOCKS
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // No React Compiler in this build: the virtualizer's functions are read fresh on every render.
+  // oxlint-disable-next-line react/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: partials.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 2,
+    getItemKey: (position) => partials[position]?.life.index ?? position,
+  })
+
+  const effect = frame?.last?.effect
+  const touched = effect !== undefined && 'index' in effect ? engine?.life(effect.index)?.order : undefined
+  const k = frame?.k
+  useEffect(() => {
+    if (touched !== undefined) virtualizer.scrollToIndex(touched, { align: 'auto' })
+  }, [touched, k, virtualizer])
+
+  const open = partials.reduce((count, p) => count + (p.state === 'open' ? 1 : 0), 0)
+  const lastType = frame?.last?.chunk.chunk
+  const markClass = lastType && isStreamChunk(lastType) ? CHUNK_STYLE[lastType.type].badge : ''
+
   return (
-    <Panel title="Blocks" className="flex-1">
-      <p className="p-2 text-xs text-slate-500">Blocks</p>
+    <Panel
+      title="Blocks"
+      className="flex-1"
+      actions={
+        partials.length > 0 && (
+          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+            {partials.length} {partials.length === 1 ? 'block' : 'blocks'} · {open} open
+          </span>
+        )
+      }
+    >
+      <div ref={scrollRef} className="h-full overflow-auto">
+        {frame === null || engine === null ? (
+          <p className="p-2 text-xs text-slate-500">No stream selected.</p>
+        ) : partials.length === 0 ? (
+          <p className="p-2 text-xs text-slate-500">
+            {engine.lives.length === 0
+              ? 'This stream has no blocks.'
+              : 'No block yet: step forward to see one open.'}
+          </p>
+        ) : (
+          <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const block = partials[item.index]!
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute inset-x-0 px-1.5 pt-1.5"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <BlockCard
+                    block={block}
+                    engine={engine}
+                    k={frame.k}
+                    mark={latestDelta(frame, block.life.index)}
+                    markClass={markClass}
+                  />
+                </div>
+              )
+            })}
+          </div>
+        )}
+      </div>
     </Panel>
   )
 }

@@ -1,10 +1,107 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useRef } from 'react'
+import type { ReplayEngine } from '../../core/ReplayEngine'
 import { Panel } from '../layout/Panel'
+import { useChunkscope } from '../StoreContext'
+import { describeIgnored } from './buildIgnored'
 
-/** Placeholder: the Ignored panel is being built. */
+const BADGE =
+  'rounded bg-red-100 px-1 py-px text-[10px] font-medium text-red-900 dark:bg-red-900/60 dark:text-red-100'
+
+/**
+ * Every chunk the assembler ignored up to the cursor, with why. Rows are read from `engine.ignored` by index range
+ * (the visible ones only), never sliced per step; a click moves the cursor to just after that chunk.
+ */
 export function IgnoredPanel() {
+  const engine = useChunkscope((s) => s.engine)
+  const count = useChunkscope((s) => s.frame?.ignoredCount ?? 0)
+  const k = useChunkscope((s) => s.k)
+  const { seekTo } = useChunkscope((s) => s.actions)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // No React Compiler in this build: the virtualizer's functions are read fresh on every render.
+  // oxlint-disable-next-line react/incompatible-library
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 40,
+    overscan: 6,
+  })
+  const total = engine?.ignored.length ?? 0
+
   return (
-    <Panel title="Ignored" className="flex-1">
-      <p className="p-2 text-xs text-slate-500">Ignored</p>
+    <Panel
+      title="Ignored"
+      // A fixed share when rows exist (the list scrolls inside it); just the empty note otherwise.
+      className={`shrink-0 border-t border-slate-200 dark:border-slate-700 ${count > 0 ? 'h-[35%] min-h-24' : ''}`}
+      actions={
+        total > 0 && (
+          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+            {count} / {total}
+          </span>
+        )
+      }
+    >
+      <div ref={scrollRef} className="h-full overflow-auto">
+        {engine === null ? null : count === 0 ? (
+          <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
+            {total === 0
+              ? 'Nothing ignored in this stream.'
+              : `Nothing ignored yet (${total} later in the stream).`}
+          </p>
+        ) : (
+          <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => (
+              <IgnoredRow
+                key={item.key}
+                engine={engine}
+                position={item.index}
+                start={item.start}
+                current={engine.ignored[item.index]!.pos + 1 === k}
+                measure={virtualizer.measureElement}
+                onSeek={seekTo}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
     </Panel>
+  )
+}
+
+type RowProps = {
+  readonly engine: ReplayEngine
+  readonly position: number
+  readonly start: number
+  readonly current: boolean
+  readonly measure: (element: HTMLElement | null) => void
+  readonly onSeek: (k: number) => void
+}
+
+function IgnoredRow({ engine, position, start, current, measure, onSeek }: RowProps) {
+  const item = engine.ignored[position]!
+  return (
+    <li
+      data-index={position}
+      ref={measure}
+      className="absolute inset-x-0 border-b border-slate-100 dark:border-slate-800"
+      style={{ transform: `translateY(${start}px)` }}
+    >
+      <button
+        type="button"
+        aria-current={current ? 'step' : undefined}
+        title="Move the cursor to just after this chunk"
+        className="w-full px-2 py-1 text-left hover:bg-slate-50 aria-[current=step]:bg-sky-50 dark:hover:bg-slate-800 dark:aria-[current=step]:bg-sky-950"
+        onClick={() => onSeek(item.pos + 1)}
+      >
+        <span className="flex items-center gap-1.5 text-xs">
+          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">seq {item.seq}</span>
+          <span className={BADGE}>{item.kind}</span>
+          <span className="text-[11px]">block {item.index}</span>
+        </span>
+        <span className="block text-[11px] leading-snug text-slate-600 dark:text-slate-300">
+          {describeIgnored(item, engine)}
+        </span>
+      </button>
+    </li>
   )
 }

@@ -1,24 +1,27 @@
 import type { ContentBlock } from '../../core/protocol'
+import { BLOCK_ACCENT, OTHER_ACCENT } from '../chunkStyle'
 
-type Props = { readonly block: ContentBlock; readonly position: number }
-
-// Both light and dark entries: a `dark:border-*` colour would otherwise repaint the left accent too.
-const ACCENT: Record<string, string> = {
-  text: 'border-l-sky-500 dark:border-l-sky-400',
-  reasoning: 'border-l-violet-500 dark:border-l-violet-400',
-  'tool-call': 'border-l-emerald-500 dark:border-l-emerald-400',
+type Props = {
+  readonly block: ContentBlock
+  readonly position: number
+  /** Prefix of the accessible name, so two columns of one region never share a name ("Recorded block 1 · text"). */
+  readonly label?: string
+  /** Marks a block that differs from its counterpart in the other column. */
+  readonly differs?: boolean
 }
 
 /** One assembled block. Content is always rendered as text: streams are untrusted input. */
-export function BlockView({ block, position }: Props) {
-  const accent = ACCENT[block.type] ?? 'border-l-slate-400 dark:border-l-slate-500'
+export function BlockView({ block, position, label = 'Block', differs = false }: Props) {
+  const accent = (BLOCK_ACCENT[block.type] ?? OTHER_ACCENT).border
+  const ring = differs ? 'ring-1 ring-amber-400 dark:ring-amber-600' : ''
   return (
     <article
-      aria-label={`Block ${position} · ${block.type}`}
-      className={`rounded-md border border-l-4 border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900 ${accent}`}
+      aria-label={`${label} ${position} · ${block.type}`}
+      className={`rounded border border-l-4 border-slate-200 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900 ${accent} ${ring}`}
     >
-      <h3 className="mb-1 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
-        Block {position} · {block.type}
+      <h3 className="mb-0.5 text-[11px] font-medium tracking-wide text-slate-500 dark:text-slate-400">
+        {label} {position} · {block.type}
+        {differs && <span className="ml-1 text-amber-700 dark:text-amber-400">differs</span>}
       </h3>
       <BlockBody block={block} />
     </article>
@@ -27,21 +30,26 @@ export function BlockView({ block, position }: Props) {
 
 function BlockBody({ block }: { readonly block: ContentBlock }) {
   if ((block.type === 'text' || block.type === 'reasoning') && typeof block['text'] === 'string') {
-    return <p className="break-words whitespace-pre-wrap">{block['text']}</p>
+    const style = block.type === 'reasoning' ? 'text-slate-600 italic dark:text-slate-300' : ''
+    return (
+      <p className={`text-[13px] leading-snug break-words whitespace-pre-wrap ${style}`}>{block['text']}</p>
+    )
   }
   if (block.type === 'tool-call') {
     const { id, name, arguments: args } = block as { id?: unknown; name?: unknown; arguments?: unknown }
     return (
-      <div className="space-y-1">
-        <p>
+      <div className="space-y-0.5">
+        <p className="text-xs">
           <span className="font-mono font-semibold">{String(name)}</span>{' '}
-          <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{String(id)}</span>
+          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">{String(id)}</span>
         </p>
-        <pre className="font-mono text-sm break-all whitespace-pre-wrap">{String(args)}</pre>
+        <pre className="font-mono text-[12px] break-all whitespace-pre-wrap">{String(args)}</pre>
       </div>
     )
   }
   return (
-    <pre className="font-mono text-sm break-all whitespace-pre-wrap">{JSON.stringify(block, null, 2)}</pre>
+    <pre className="font-mono text-[12px] break-all whitespace-pre-wrap">
+      {JSON.stringify(block, null, 2)}
+    </pre>
   )
 }

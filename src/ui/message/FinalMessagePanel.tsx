@@ -1,53 +1,107 @@
+import { useMemo, useState } from 'react'
+import { findStream } from '../../store/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
-import { BlockView } from './BlockView'
+import { compareWithRecorded, rawMessageJson, shownMessage, whyUnrecorded } from './buildFinalMessage'
+import { MessageBlocks } from './MessageBlocks'
+import { MessageMeta } from './MessageMeta'
+import { RawJson } from './RawJson'
+import { RecordedVerdict } from './RecordedVerdict'
 
-/** The message as `blocks()` assembles it, at the cursor or at the end. */
+const TOGGLE =
+  'btn aria-pressed:bg-sky-100 aria-pressed:text-sky-900 dark:aria-pressed:bg-sky-900 dark:aria-pressed:text-sky-100'
+
+/**
+ * The message exactly as `blocks()` assembles it, at the cursor or at the end; for a harness log, side by side with
+ * the recorded assistant/message and a verdict for the whole attempt.
+ */
 export function FinalMessagePanel() {
   const frame = useChunkscope((s) => s.frame)
   const engine = useChunkscope((s) => s.engine)
+  const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
   const mode = useChunkscope((s) => s.finalMode)
   const { setFinalMode } = useChunkscope((s) => s.actions)
+  const [raw, setRaw] = useState(false)
+
+  const entry = useMemo(() => findStream(source, streamKey), [source, streamKey])
+  const attempt = entry?.attempt ?? null
+  const recorded = attempt?.recorded ?? null
+  const verdict = useMemo(
+    () => (engine !== null && recorded !== null ? compareWithRecorded(engine.result, recorded) : null),
+    [engine, recorded],
+  )
+  const why = useMemo(
+    () =>
+      engine !== null && attempt !== null && recorded === null
+        ? whyUnrecorded(attempt, source?.sessions[entry?.sessionIndex ?? 0], engine.result)
+        : null,
+    [engine, attempt, recorded, source, entry],
+  )
+
   const read = mode === 'end' ? engine?.result : frame
+  const shown = read == null ? null : shownMessage(read, recorded)
+
   return (
     <Panel
       title="Final message"
       className="flex-1"
       actions={
-        <fieldset className="flex">
-          <legend className="sr-only">Show the message</legend>
-          {(['cursor', 'end'] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              aria-pressed={mode === m}
-              className="btn aria-pressed:bg-sky-100 dark:aria-pressed:bg-sky-900"
-              onClick={() => setFinalMode(m)}
-            >
-              {m === 'cursor' ? 'at the cursor' : 'at the end'}
-            </button>
-          ))}
-        </fieldset>
+        <>
+          <fieldset className="flex">
+            <legend className="sr-only">Show the message</legend>
+            {(['cursor', 'end'] as const).map((m) => (
+              <button
+                key={m}
+                type="button"
+                aria-pressed={mode === m}
+                className={TOGGLE}
+                onClick={() => setFinalMode(m)}
+              >
+                {m === 'cursor' ? 'at the cursor' : 'at the end'}
+              </button>
+            ))}
+          </fieldset>
+          <button type="button" aria-pressed={raw} className={TOGGLE} onClick={() => setRaw(!raw)}>
+            Raw JSON
+          </button>
+        </>
       }
     >
-      {read == null ? null : (
-        <div className="space-y-2 p-2">
-          {read.error !== null && (
-            <p role="alert" className="text-red-600 dark:text-red-400">
-              {read.error}
+      {read == null || shown === null ? (
+        <p className="p-2 text-xs text-slate-500">No stream selected.</p>
+      ) : (
+        <div className="space-y-1.5 p-2">
+          <MessageMeta read={read} />
+          {verdict !== null && recorded !== null && (
+            <RecordedVerdict
+              verdict={verdict}
+              recorded={recorded}
+              midStream={mode === 'cursor' && frame?.k !== frame?.total}
+            />
+          )}
+          {why !== null && (
+            <p className="text-xs text-slate-500 dark:text-slate-400">No recorded message: {why}.</p>
+          )}
+          {shown.interrupted && (
+            <p className="text-xs text-amber-800 dark:text-amber-300">
+              interrupted: the harness keeps only text and reasoning (interruptedBlocks(), no finish chunk)
             </p>
           )}
-          {(read.blocks ?? []).map((block, position) => (
-            <BlockView key={position} block={block} position={position} />
-          ))}
-          <p className="font-mono text-xs text-slate-600 dark:text-slate-300">
-            {read.usage ? `usage in ${read.usage.inputTokens} / out ${read.usage.outputTokens}` : 'no usage'}{' '}
-            · finish{' '}
-            {'failure' in read.finish
-              ? `${read.finish.kind} (${read.finish.failure.code})`
-              : read.finish.kind}
-            {read.hasFinish ? '' : ' (no finish chunk: reads as stop)'}
-          </p>
+          {shown.error !== null && (
+            <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+              blocks() throws: {shown.error}
+            </p>
+          )}
+          {raw ? (
+            <RawJson json={rawMessageJson(shown, read)} />
+          ) : (
+            <MessageBlocks
+              blocks={shown.blocks}
+              recorded={recorded?.content ?? null}
+              differing={verdict?.kind === 'compared' ? verdict.diff : null}
+            />
+          )}
         </div>
       )}
     </Panel>

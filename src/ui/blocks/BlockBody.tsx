@@ -1,0 +1,98 @@
+import { useMemo } from 'react'
+import type { BlockFrame } from '../../core/ReplayEngine'
+import { blockFields } from './buildBlockCard'
+import { buildJsonTree } from './buildJsonTree'
+import { JsonStatus, JsonTreeView } from './JsonTreeView'
+import { TextTail } from './TextTail'
+
+type Props = {
+  readonly block: BlockFrame
+  readonly mark: { readonly text: number; readonly arguments: number }
+  readonly markClass: string
+}
+
+/** Above this size the arguments are shown as text only: a live tree would cost too much per step. */
+const TREE_LIMIT = 200_000
+
+/** The block's content: the authoritative block once frozen, else what the deltas built so far. */
+export function BlockBody({ block, mark, markClass }: Props) {
+  if (block.block !== undefined) {
+    const fields = blockFields(block.block)
+    if (fields.type === 'tool-call' || fields.arguments !== null)
+      return (
+        <ToolCall id={fields.id} name={fields.name} args={fields.arguments ?? ''} mark={0} markClass="" />
+      )
+    return (
+      <>
+        {fields.text !== null && <TextTail text={fields.text} mark={0} />}
+        {fields.other !== null && (
+          <pre className="font-mono text-[12px] break-all whitespace-pre-wrap">{fields.other}</pre>
+        )}
+      </>
+    )
+  }
+  const type = block.life.blockType
+  if (type === 'tool-call')
+    return (
+      <ToolCall
+        id={block.toolCallId ?? null}
+        name={block.toolCallName ?? null}
+        args={block.toolCallArguments}
+        mark={mark.arguments}
+        markClass={markClass}
+      />
+    )
+  if (type === 'text' || type === 'reasoning')
+    return <TextTail text={block.text} mark={mark.text} markClass={markClass} />
+  return (
+    <>
+      {block.text !== '' && <TextTail text={block.text} mark={mark.text} markClass={markClass} />}
+      {block.toolCallArguments !== '' && (
+        <TextTail text={block.toolCallArguments} mark={mark.arguments} markClass={markClass} mono />
+      )}
+    </>
+  )
+}
+
+type ToolCallProps = {
+  readonly id: string | null
+  readonly name: string | null
+  readonly args: string
+  readonly mark: number
+  readonly markClass: string
+}
+
+function ToolCall({ id, name, args, mark, markClass }: ToolCallProps) {
+  const tree = useMemo(() => (args.length > TREE_LIMIT ? null : buildJsonTree(args)), [args])
+  return (
+    <div className="space-y-1">
+      <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
+        <span className="font-mono font-semibold">
+          {name === null ? (
+            <span className="font-normal text-slate-400 italic">no name yet</span>
+          ) : (
+            name || "''"
+          )}
+        </span>
+        <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+          {id === null ? 'no id yet' : id === '' ? "id ''" : id}
+        </span>
+      </p>
+      <TextTail text={args} mark={mark} markClass={markClass} mono />
+      {tree === null ? (
+        <p className="text-[11px] text-slate-500">
+          arguments too long for a live JSON tree ({args.length} chars)
+        </p>
+      ) : (
+        args !== '' && (
+          <details open className="rounded bg-slate-50 px-1.5 py-1 dark:bg-slate-800/60">
+            <summary className="cursor-pointer">
+              <JsonStatus tree={tree} />
+            </summary>
+            <JsonTreeView tree={tree} />
+          </details>
+        )
+      )}
+    </div>
+  )
+}

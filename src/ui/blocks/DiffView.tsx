@@ -1,0 +1,60 @@
+import type { DiffPart, FieldDiff } from './buildDiff'
+
+const PART_CLASS: Record<DiffPart['op'], string> = {
+  same: '',
+  removed: 'bg-red-100 text-red-900 line-through decoration-red-500/60 dark:bg-red-900/50 dark:text-red-100',
+  added: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100',
+}
+
+/** A text diff inline: removed runs struck through, added ones on green; whitespace changes made visible. */
+export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
+  return (
+    <span className="font-mono text-[12px] break-all whitespace-pre-wrap">
+      {parts.map((part, position) =>
+        part.op === 'same' ? (
+          <span key={position}>{part.text}</span>
+        ) : (
+          <span key={position} className={`rounded-sm ${PART_CLASS[part.op]}`}>
+            <span className="sr-only">{part.op === 'added' ? ' added: ' : ' removed: '}</span>
+            {part.text.trim() === '' ? part.text.replaceAll(' ', '␠').replaceAll('\n', '↵\n') : part.text}
+          </span>
+        ),
+      )}
+    </span>
+  )
+}
+
+type Props = {
+  readonly fields: readonly FieldDiff[]
+  /** What the two sides are called ("deltas" / "block-end", "assembled" / "recorded"). */
+  readonly before: string
+  readonly after: string
+}
+
+/** Field-by-field differences between two versions of a block. */
+export function FieldDiffList({ fields, before, after }: Props) {
+  return (
+    <dl className="space-y-1 text-xs">
+      {fields.map((field) => (
+        <div key={field.field}>
+          <dt className="font-mono text-[11px] text-slate-500 dark:text-slate-400">{field.field}</dt>
+          <dd className="pl-2">
+            {field.parts ? (
+              <DiffText parts={field.parts} />
+            ) : (
+              <span className="font-mono text-[12px] break-all">
+                <span className={`rounded-sm ${PART_CLASS.removed}`}>
+                  {field.before ?? `(absent in ${before})`}
+                </span>
+                {' → '}
+                <span className={`rounded-sm ${PART_CLASS.added}`}>
+                  {field.after ?? `(absent in ${after})`}
+                </span>
+              </span>
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  )
+}

@@ -1,0 +1,164 @@
+import { useState, type ReactNode } from 'react'
+import type { JsonNode, JsonTree } from './buildJsonTree'
+
+/** Children shown per container before a "show more" button; keeps a huge argument object cheap to render. */
+const PAGE = 100
+/** Containers below this depth start folded; deeper than MAX_DEPTH is not rendered at all (pathological input). */
+const OPEN_DEPTH = 2
+const MAX_DEPTH = 40
+
+const STATUS_CLASS = {
+  complete: 'text-slate-500 dark:text-slate-400',
+  incomplete: 'text-slate-500 dark:text-slate-400',
+  invalid: 'text-red-700 dark:text-red-400',
+} as const
+
+/** The status line of a streaming JSON text: what part of it parses. */
+export function JsonStatus({ tree }: { readonly tree: JsonTree }) {
+  const text =
+    tree.status === 'invalid'
+      ? `invalid JSON at offset ${tree.errorAt}: ${tree.error}`
+      : tree.status === 'complete'
+        ? 'complete JSON'
+        : tree.root === null
+          ? 'no JSON yet'
+          : 'incomplete JSON (a valid prefix)'
+  return <span className={`text-[11px] ${STATUS_CLASS[tree.status]}`}>{text}</span>
+}
+
+/** Tool-call arguments as a collapsible tree of what has parsed so far; strings always rendered as text. */
+export function JsonTreeView({ tree }: { readonly tree: JsonTree }) {
+  if (tree.root === null) return null
+  return (
+    <div aria-label="Arguments as JSON" className="font-mono text-[12px] leading-snug">
+      <NodeView node={tree.root} depth={0} label={null} />
+    </div>
+  )
+}
+
+type NodeProps = { readonly node: JsonNode; readonly depth: number; readonly label: ReactNode }
+
+function NodeView({ node, depth, label }: NodeProps) {
+  if (node.kind === 'object' || node.kind === 'array')
+    return <ContainerView node={node} depth={depth} label={label} />
+  return (
+    <div
+      role="treeitem"
+      aria-selected={false}
+      className="break-all whitespace-pre-wrap"
+      style={{ paddingLeft: indent(depth) }}
+    >
+      {label}
+      <Scalar node={node} />
+    </div>
+  )
+}
+
+const Caret = () => (
+  <span aria-label="still arriving" className="animate-pulse text-sky-600 dark:text-sky-400">
+    ▌
+  </span>
+)
+
+function Scalar({ node }: { readonly node: Exclude<JsonNode, { kind: 'object' | 'array' }> }) {
+  switch (node.kind) {
+    case 'string':
+      return (
+        <span className="text-emerald-800 dark:text-emerald-300">
+          "{node.value}
+          {node.closed ? '"' : <Caret />}
+        </span>
+      )
+    case 'number':
+      return <span className="text-blue-700 dark:text-blue-300">{node.text}</span>
+    case 'boolean':
+    case 'null': {
+      const whole = node.kind === 'null' ? 'null' : String(node.value)
+      return (
+        <span className="text-fuchsia-700 dark:text-fuchsia-300">
+          {node.text}
+          {node.text !== whole && <Caret />}
+        </span>
+      )
+    }
+  }
+}
+
+function ContainerView({
+  node,
+  depth,
+  label,
+}: NodeProps & { readonly node: Extract<JsonNode, { kind: 'object' | 'array' }> }) {
+  const [open, setOpen] = useState(depth < OPEN_DEPTH)
+  const [limit, setLimit] = useState(PAGE)
+  const size = node.kind === 'object' ? node.entries.length : node.items.length
+  const [left, right] = node.kind === 'object' ? ['{', '}'] : ['[', ']']
+  const summary = `${size} ${node.kind === 'object' ? (size === 1 ? 'key' : 'keys') : size === 1 ? 'item' : 'items'}`
+  const children: ReactNode[] = []
+  if (open && depth < MAX_DEPTH) {
+    const shown = Math.min(size, limit)
+    for (let position = 0; position < shown; position++) {
+      if (node.kind === 'array') {
+        children.push(<NodeView key={position} node={node.items[position]!} depth={depth + 1} label={null} />)
+        continue
+      }
+      const entry = node.entries[position]!
+      const key = (
+        <span className="text-slate-600 dark:text-slate-400">
+          {JSON.stringify(entry.key).slice(0, entry.keyClosed ? undefined : -1)}
+          {entry.keyClosed ? ': ' : <Caret />}
+        </span>
+      )
+      children.push(
+        entry.value === null ? (
+          <div
+            key={position}
+            role="treeitem"
+            aria-selected={false}
+            style={{ paddingLeft: indent(depth + 1) }}
+          >
+            {key}
+          </div>
+        ) : (
+          <NodeView key={position} node={entry.value} depth={depth + 1} label={key} />
+        ),
+      )
+    }
+    if (size > shown)
+      children.push(
+        <div key="more" style={{ paddingLeft: indent(depth + 1) }}>
+          <button type="button" className="btn" onClick={() => setLimit(limit + PAGE)}>
+            show {Math.min(PAGE, size - shown)} more of {size - shown}
+          </button>
+        </div>,
+      )
+  }
+  return (
+    <div aria-expanded={open}>
+      <div className="whitespace-pre" style={{ paddingLeft: indent(depth) }}>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-label={open ? 'Collapse' : 'Expand'}
+          className="mr-0.5 inline-block w-3 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200"
+          onClick={() => setOpen(!open)}
+        >
+          {open ? '▾' : '▸'}
+        </button>
+        {label}
+        {left}
+        {!open && <span className="text-slate-400"> {summary} </span>}
+        {!open && (node.closed ? right : <Caret />)}
+        {open && depth >= MAX_DEPTH && <span className="text-slate-400"> … nested too deep to show</span>}
+      </div>
+      {open && children.length > 0 && <div>{children}</div>}
+      {open && (
+        <div style={{ paddingLeft: indent(depth) }} className="pl-3">
+          <span className="ml-3">{node.closed ? right : <Caret />}</span>
+        </div>
+      )}
+    </div>
+  )
+}
+
+const indent = (depth: number): string => `${depth * 12}px`

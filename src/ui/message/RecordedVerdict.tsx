@@ -1,0 +1,46 @@
+import type { RecordedMessage } from '../../core/session'
+import { describeMessageDiff } from '../blocks/buildDiff'
+import { FieldDiffList } from '../blocks/DiffView'
+import type { RecordedVerdict as Verdict } from './buildFinalMessage'
+
+type Props = {
+  readonly verdict: Verdict
+  readonly recorded: RecordedMessage
+  /** The cursor is before the end: say the verdict is for the whole stream. */
+  readonly midStream: boolean
+}
+
+/** "✓ matches recorded message" or "✗ differs…" with which block and field, for the whole attempt (§6). */
+export function RecordedVerdict({ verdict, recorded, midStream }: Props) {
+  const where = `assistant/message at seq ${recorded.seq}${recorded.interrupted ? ' (interrupted)' : ''}`
+  const scope = midStream ? ' (for the whole stream)' : ''
+  if (verdict.kind === 'assembly-error')
+    return (
+      <p className="text-xs text-red-700 dark:text-red-400">
+        ✗ differs from recorded message{scope}: assembly throws ({verdict.error}); {where}
+      </p>
+    )
+  if (verdict.diff.match)
+    return (
+      <p className="text-xs text-emerald-700 dark:text-emerald-400">
+        ✓ matches recorded message{scope}{' '}
+        <span className="text-slate-500 dark:text-slate-400">· {where}</span>
+      </p>
+    )
+  return (
+    <details className="text-xs">
+      <summary className="cursor-pointer text-red-700 dark:text-red-400">
+        ✗ differs from recorded message{scope}: {describeMessageDiff(verdict.diff, 'assembled', 'recorded')}
+        <span className="text-slate-500 dark:text-slate-400"> · {where}</span>
+      </summary>
+      <div className="mt-1 space-y-1 pl-3">
+        {verdict.diff.blocks.map(({ position, fields }) => (
+          <div key={position}>
+            <p className="text-[11px] font-medium">Block {position}: assembled → recorded</p>
+            <FieldDiffList fields={fields} before="the assembled block" after="the recorded block" />
+          </div>
+        ))}
+      </div>
+    </details>
+  )
+}

@@ -1,0 +1,106 @@
+import type { AssemblyRead } from '../../core/analyzeStream'
+import type { ContentBlock, FinishReason, TokenUsage } from '../../core/protocol'
+import type { Attempt, RecordedMessage, Session } from '../../core/session'
+import { diffMessages, type MessageDiff } from '../blocks/buildDiff'
+
+/** The message the panel shows: `blocks()`, or `interruptedBlocks()` for a cancelled attempt (PROTOCOL.md §6). */
+export type ShownMessage = {
+  readonly blocks: readonly ContentBlock[] | null
+  readonly error: string | null
+  /** Shown as `interruptedBlocks()`: no finish, and the harness recorded an interrupted message. */
+  readonly interrupted: boolean
+}
+
+/**
+ * Picks what the harness would keep: a stream with no finish whose recorded message is `interrupted` was cancelled,
+ * and the harness stores `interruptedBlocks()` (text and reasoning only); anything else stores `blocks()`.
+ *
+ * @example
+ * shownMessage(frame, attempt.recorded) // { blocks: [...], error: null, interrupted: false }
+ */
+export function shownMessage(read: AssemblyRead, recorded: RecordedMessage | null): ShownMessage {
+  if (!read.hasFinish && recorded?.interrupted === true)
+    return { blocks: read.interruptedBlocks, error: null, interrupted: true }
+  return { blocks: read.blocks, error: read.error, interrupted: false }
+}
+
+/** "usage in 120 / out 18 · cache read 30 · reasoning 4", every field the chunk carried. */
+export function describeUsage(usage: TokenUsage | null): string {
+  if (usage === null) return 'no usage'
+  const parts = [`usage in ${usage.inputTokens} / out ${usage.outputTokens}`]
+  if (usage.cacheReadTokens !== undefined) parts.push(`cache read ${usage.cacheReadTokens}`)
+  if (usage.cacheWriteTokens !== undefined) parts.push(`cache write ${usage.cacheWriteTokens}`)
+  if (usage.reasoningTokens !== undefined) parts.push(`reasoning ${usage.reasoningTokens}`)
+  const cached = (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0)
+  // The counts are disjoint (PROTOCOL.md §1): billed input adds the cached parts.
+  if (cached > 0) parts.push(`billed input ${usage.inputTokens + cached}`)
+  return parts.join(' · ')
+}
+
+/** "finish tool-calls", "finish error AUTH: bad key (status 401)", or the stop a missing finish reads as. */
+export function describeFinish(finish: FinishReason, hasFinish: boolean): string {
+  if (!hasFinish) return 'finish stop (no finish chunk: reads as stop)'
+  if (!('failure' in finish) || typeof finish.failure !== 'object' || finish.failure === null)
+    return `finish ${finish.kind}`
+  const { code, message, status, requestId, providerRetryAfterMs } = finish.failure
+  const extra = [
+    status !== undefined ? `status ${status}` : null,
+    providerRetryAfterMs !== undefined ? `retry after ${providerRetryAfterMs} ms` : null,
+    requestId !== undefined ? `request ${requestId}` : null,
+  ].filter((part) => part !== null)
+  return `finish ${finish.kind} ${code}: ${message}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`
+}
+
+/** The assembled message against the recorded one, as the harness compares them (§6). */
+export type RecordedVerdict =
+  | { readonly kind: 'compared'; readonly diff: MessageDiff; readonly assembled: readonly ContentBlock[] }
+  | { readonly kind: 'assembly-error'; readonly error: string }
+
+export function compareWithRecorded(result: AssemblyRead, recorded: RecordedMessage): RecordedVerdict {
+  const assembled = recorded.interrupted ? result.interruptedBlocks : result.blocks
+  if (assembled === null) return { kind: 'assembly-error', error: result.error ?? 'assembly failed' }
+  return { kind: 'compared', diff: diffMessages(assembled, recorded.content), assembled }
+}
+
+/**
+ * Why an attempt has no recorded message (§6): a failed attempt is cited by nothing, a cancelled one with nothing
+ * worth keeping writes nothing, and crash repair writes a message without sourceEventSeqs that links to no attempt.
+ */
+export function whyUnrecorded(attempt: Attempt, session: Session | undefined, result: AssemblyRead): string {
+  if (attempt.kind === 'stream') return 'a bare chunk file: there is no recorded message to compare with'
+  const sameStep = (a: { turn: number | null; step: number | null }) =>
+    a.turn === attempt.turn && a.step === attempt.step
+  if (result.hasFinish && (result.finish.kind === 'error' || result.finish.kind === 'aborted')) {
+    const code = 'failure' in result.finish ? ` ${result.finish.failure.code}` : ''
+    const next = session?.streams.find((s) => sameStep(s) && s.attempt === (attempt.attempt ?? 0) + 1)
+    const retry = next ? `; it was retried as ${next.id}` : ''
+    return `uncited: the attempt failed (finish ${result.finish.kind}${code}) and the harness writes no message for a failed attempt${retry}`
+  }
+  const repaired = session?.messages.find((m) => m.provenance === 'unknown' && sameStep(m))
+  const turnEnd = session?.turns.find((t) => t.turn === attempt.turn)?.end?.reason as
+    { kind?: unknown } | undefined
+  if (repaired !== undefined || turnEnd?.kind === 'interrupted') {
+    const what = repaired
+      ? `the repaired message at seq ${repaired.seq} carries no sourceEventSeqs, so it cites no chunk`
+      : 'no message was written'
+    return `crash repair: the stream was cut off; ${what}`
+  }
+  if (!result.hasFinish) {
+    const empty = result.interruptedBlocks.length === 0
+    return empty
+      ? 'uncited: cancelled before any text or reasoning arrived (interruptedBlocks() is empty, so no message is written)'
+      : 'uncited: no finish and no message (cancelled or cut off before the harness wrote one)'
+  }
+  return 'no assistant/message cites these chunks (the log may have been trimmed)'
+}
+
+/** The assembled message as JSON text, the shape the harness stores plus what the stream said about it. */
+export function rawMessageJson(shown: ShownMessage, read: AssemblyRead): string {
+  const message: Record<string, unknown> = { role: 'assistant', content: shown.blocks }
+  if (shown.error !== null) message['error'] = shown.error
+  if (shown.interrupted) message['interrupted'] = true
+  if (read.usage !== null) message['usage'] = read.usage
+  message['finish'] = read.hasFinish ? read.finish : null
+  if (read.replayState !== null) message['replayState'] = read.replayState
+  return JSON.stringify(message, null, 2)
+}
