@@ -1,10 +1,99 @@
+import { useMemo } from 'react'
+import type { ReplayEngine } from '../../core/ReplayEngine'
+import type { TimelineFilter } from '../../store/store'
 import { Panel } from '../layout/Panel'
+import { useChunkscope } from '../StoreContext'
+import { buildTimelineRows, type TimelineRows } from './buildTimelineRows'
+import { SearchBox } from './SearchBox'
+import { TimelineGrid } from './TimelineGrid'
+import { TypeMenu } from './TypeMenu'
 
-/** Placeholder: the Timeline panel is being built. */
+/** Every chunk of the selected stream as a row: what it carried and what it did, with the cursor's row current. */
 export function Timeline() {
+  const engine = useChunkscope((s) => s.engine)
+  const filter = useChunkscope((s) => s.filter)
+  // One O(N) pass per (engine, filter); cursor moves never rebuild it.
+  const rows = useMemo(() => (engine === null ? null : buildTimelineRows(engine, filter)), [engine, filter])
+
   return (
-    <Panel title="Timeline" className="flex-1">
-      <p className="p-2 text-xs text-slate-500">Timeline</p>
+    <Panel
+      title="Timeline"
+      className="flex-1"
+      actions={
+        engine !== null && rows !== null ? <Filters engine={engine} rows={rows} filter={filter} /> : null
+      }
+    >
+      {engine === null || rows === null ? (
+        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Load a stream to see its chunks.</p>
+      ) : rows.count === 0 ? (
+        <EmptyFilter total={engine.total} />
+      ) : (
+        <TimelineGrid engine={engine} rows={rows} />
+      )}
     </Panel>
+  )
+}
+
+function Filters({
+  engine,
+  rows,
+  filter,
+}: {
+  readonly engine: ReplayEngine
+  readonly rows: TimelineRows
+  readonly filter: TimelineFilter
+}) {
+  const { setFilter } = useChunkscope((s) => s.actions)
+  const indexes = useMemo(() => [...engine.lives].sort((a, b) => a.index - b.index), [engine])
+  return (
+    <>
+      <SearchBox engine={engine} rows={rows} />
+      <TypeMenu types={filter.types} onChange={(types) => setFilter({ types })} />
+      <select
+        className={`field ${filter.index === null ? '' : 'border-sky-500 dark:border-sky-400'}`}
+        aria-label="Filter by block index"
+        title="Filter by block index (usage and finish stay visible)"
+        value={filter.index ?? ''}
+        onChange={(event) =>
+          setFilter({ index: event.target.value === '' ? null : Number(event.target.value) })
+        }
+      >
+        <option value="">all blocks</option>
+        {indexes.map((life) => (
+          <option key={life.index} value={life.index}>
+            {life.index} {life.blockType}
+          </option>
+        ))}
+      </select>
+      <label
+        className="flex items-center gap-1 text-xs whitespace-nowrap text-slate-600 dark:text-slate-300"
+        title="Fold runs of 3 or more consecutive deltas of one block into one row"
+      >
+        <input
+          type="checkbox"
+          checked={filter.collapseRuns}
+          onChange={() => setFilter({ collapseRuns: !filter.collapseRuns, expanded: [] })}
+        />
+        Collapse runs
+      </label>
+    </>
+  )
+}
+
+function EmptyFilter({ total }: { readonly total: number }) {
+  const { setFilter } = useChunkscope((s) => s.actions)
+  if (total === 0)
+    return <p className="p-2 text-xs text-slate-500 dark:text-slate-400">This stream has no chunks.</p>
+  return (
+    <p className="flex items-center gap-2 p-2 text-xs text-slate-500 dark:text-slate-400">
+      No chunk matches the filters.
+      <button
+        type="button"
+        className="btn"
+        onClick={() => setFilter({ types: [], index: null, search: '', expanded: [] })}
+      >
+        Clear filters
+      </button>
+    </p>
   )
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyChunk } from '../../core/protocol'
 import { be, bs, finish, rd, tcd, td, text, toolCall, usage } from '../../test/chunks'
-import { effectLabel, gapLabel, payloadMatcher, payloadPreview } from './describeChunk'
+import { effectLabel, gapLabel, payloadMatcher, payloadPreview, runEffectLabel } from './describeChunk'
 
 describe('payloadPreview', () => {
   it('says what each chunk carries, whitespace made visible', () => {
@@ -67,6 +67,16 @@ describe('effectLabel', () => {
     expect(effectLabel({ kind: 'close', implicit: false }, be(0, text(''))).text).toBe('close · frozen')
     expect(effectLabel({ kind: 'ignored-straggler', implicit: false }, td(0, 'x')).tone).toBe('error')
     expect(effectLabel({ kind: 'usage-replaced', implicit: false }, usage(1, 1)).tone).toBe('warning')
+  })
+
+  it('names a collapsed run by its shared effect and length', () => {
+    expect(runEffectLabel({ kind: 'append-text', implicit: false }, 4)).toEqual({
+      text: '4 × append',
+      tone: 'plain',
+    })
+    expect(runEffectLabel({ kind: 'ignored-straggler', implicit: false }, 3).text).toBe(
+      '3 × ignored: straggler',
+    )
   })
 })
 

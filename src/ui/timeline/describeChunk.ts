@@ -172,3 +172,9 @@ export function gapLabel(chunks: readonly SourcedChunk[], pos: number): Label {
         : `${sign}${Math.round(size / 60_000)}m`
   return { text, tone: gap < 0 ? 'warning' : 'plain' }
 }
+
+/** The shared effect of a collapsed run of `count` chunks: "4 × append", "3 × ignored: straggler". */
+export function runEffectLabel(effect: EffectSummary, count: number): Label {
+  const { text, tone } = effectLabel(effect, { type: '' })
+  return { text: `${count} × ${text.replace(/ \+0 chars$/, '')}`, tone }
+}

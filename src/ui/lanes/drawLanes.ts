@@ -1,0 +1,249 @@
+import { BLOCK_ACCENT, OTHER_ACCENT } from '../chunkStyle'
+import type { Lane, LaneModel } from './buildLaneModel'
+
+export const LANE_HEIGHT = 18
+/** The position ruler along the top; it stays put while the lanes scroll under it. */
+export const RULER = 16
+const PAD_RIGHT = 8
+const FONT = '11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace'
+
+export type Palette = {
+  readonly label: string
+  readonly rule: string
+  readonly ruleText: string
+  readonly laneLine: string
+  readonly cursor: string
+  readonly cursorText: string
+  /** Laid over the part of the stream not applied yet. */
+  readonly pending: string
+  readonly ignored: string
+  readonly freezeEdge: string
+}
+
+export const PALETTE: Record<'light' | 'dark', Palette> = {
+  light: {
+    label: '#334155',
+    rule: '#cbd5e1',
+    ruleText: '#64748b',
+    laneLine: '#f1f5f9',
+    cursor: '#0284c7',
+    cursorText: '#ffffff',
+    pending: 'rgba(255, 255, 255, 0.55)',
+    ignored: '#dc2626',
+    freezeEdge: '#0f172a',
+  },
+  dark: {
+    label: '#cbd5e1',
+    rule: '#334155',
+    ruleText: '#94a3b8',
+    laneLine: '#1e293b',
+    cursor: '#38bdf8',
+    cursorText: '#0f172a',
+    pending: 'rgba(15, 23, 42, 0.6)',
+    ignored: '#f87171',
+    freezeEdge: '#f8fafc',
+  },
+}
+
+/** Where things are on the canvas, in CSS pixels. */
+export type Geometry = {
+  readonly width: number
+  readonly height: number
+  /** Width of the label column left of the plot. */
+  readonly gutter: number
+  /** How far the lanes are scrolled under the ruler. */
+  readonly scrollTop: number
+}
+
+/** Label column wide enough for "12 tool-call", within bounds. */
+export function gutterFor(model: LaneModel): number {
+  const longest = model.lanes.reduce((max, lane) => Math.max(max, lane.label.length), 0)
+  return Math.min(140, Math.max(64, Math.ceil(longest * 6.7) + 14))
+}
+
+export function contentHeight(model: LaneModel): number {
+  return RULER + model.lanes.length * LANE_HEIGHT + 2
+}
+
+const plotWidth = (g: Geometry): number => Math.max(1, g.width - g.gutter - PAD_RIGHT)
+
+/** x of position p (0…total; a chunk at pos spans [pos, pos + 1)). */
+export function xOf(model: LaneModel, g: Geometry, p: number): number {
+  return g.gutter + (p / Math.max(1, model.total)) * plotWidth(g)
+}
+
+/** The chunk under x (clamped to the stream), so a click can make it the last one applied. */
+export function chunkAt(model: LaneModel, g: Geometry, x: number): number {
+  const pos = Math.floor(((x - g.gutter) / plotWidth(g)) * model.total)
+  return Math.min(model.total - 1, Math.max(0, pos))
+}
+
+/** The lane under y, or −1 over the ruler or below the last lane. */
+export function laneAt(model: LaneModel, g: Geometry, y: number): number {
+  if (y < RULER) return -1
+  const lane = Math.floor((y - RULER + g.scrollTop) / LANE_HEIGHT)
+  return lane < model.lanes.length ? lane : -1
+}
+
+/** Prepares a canvas for drawing in CSS pixels at the device's pixel ratio. */
+export function prepare(canvas: HTMLCanvasElement, g: Geometry): CanvasRenderingContext2D | null {
+  const dpr = window.devicePixelRatio || 1
+  const w = Math.max(1, Math.round(g.width * dpr))
+  const h = Math.max(1, Math.round(g.height * dpr))
+  if (canvas.width !== w) canvas.width = w
+  if (canvas.height !== h) canvas.height = h
+  const ctx = canvas.getContext('2d')
+  if (ctx === null) return null
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0)
+  ctx.clearRect(0, 0, g.width, g.height)
+  return ctx
+}
+
+/** The static picture: ruler, labels, and for each visible lane its bar, delta ticks, open, freeze, ignored. */
+export function drawLanes(
+  ctx: CanvasRenderingContext2D,
+  model: LaneModel,
+  g: Geometry,
+  palette: Palette,
+): void {
+  drawRuler(ctx, model, g, palette)
+  ctx.save()
+  ctx.beginPath()
+  ctx.rect(0, RULER, g.width, g.height - RULER)
+  ctx.clip()
+  const first = Math.max(0, Math.floor(g.scrollTop / LANE_HEIGHT))
+  const last = Math.min(model.lanes.length - 1, Math.ceil((g.scrollTop + g.height - RULER) / LANE_HEIGHT))
+  for (let i = first; i <= last; i++) {
+    drawLane(ctx, model, g, palette, model.lanes[i]!, RULER + i * LANE_HEIGHT - g.scrollTop)
+  }
+  ctx.restore()
+}
+
+function drawLane(
+  ctx: CanvasRenderingContext2D,
+  model: LaneModel,
+  g: Geometry,
+  palette: Palette,
+  lane: Lane,
+  y: number,
+): void {
+  const fill = BLOCK_ACCENT[lane.blockType]?.fill ?? OTHER_ACCENT.fill
+  const x = (p: number) => xOf(model, g, p)
+  ctx.fillStyle = palette.laneLine
+  ctx.fillRect(g.gutter, y + LANE_HEIGHT - 1, plotWidth(g), 1)
+
+  ctx.font = FONT
+  ctx.textBaseline = 'middle'
+  ctx.fillStyle = palette.label
+  ctx.save()
+  ctx.beginPath()
+  ctx.rect(0, y, g.gutter - 6, LANE_HEIGHT)
+  ctx.clip()
+  ctx.fillText(lane.label, 6, y + LANE_HEIGHT / 2 + 0.5)
+  ctx.restore()
+
+  const x0 = x(lane.openedAt)
+  const x1 = x(lane.end)
+  ctx.fillStyle = fill
+  ctx.globalAlpha = 0.22
+  ctx.fillRect(x0, y + 4, Math.max(1, x1 - x0), LANE_HEIGHT - 8)
+
+  // Delta ticks: one bucket is one chunk in short streams; many buckets share a pixel column in long ones.
+  ctx.globalAlpha = 0.9
+  const pitch = plotWidth(g) / model.buckets
+  const tick = Math.max(1, Math.min(3, Math.floor(pitch) - 1))
+  let lastColumn = -1
+  for (let b = 0; b < lane.ticks.length; b++) {
+    if (lane.ticks[b] === 0) continue
+    const column = Math.floor(g.gutter + (lane.firstBucket + b + 0.5) * pitch - tick / 2)
+    if (column === lastColumn) continue
+    lastColumn = column
+    ctx.fillRect(column, y + 5, tick, LANE_HEIGHT - 10)
+  }
+  ctx.globalAlpha = 1
+
+  // Open: solid cap after a block-start, hollow when a delta or block-end opened it implicitly.
+  if (lane.implicit) {
+    ctx.strokeStyle = fill
+    ctx.lineWidth = 1.5
+    ctx.strokeRect(x0 + 0.75, y + 3.75, 4, LANE_HEIGHT - 7.5)
+  } else {
+    ctx.fillRect(x0, y + 3, 2.5, LANE_HEIGHT - 6)
+  }
+
+  // Freeze: a solid block at the winning block-end.
+  if (lane.closedAt !== null) {
+    const xc = x(lane.closedAt + 0.5)
+    ctx.fillRect(xc - 2.5, y + 2, 5, LANE_HEIGHT - 4)
+    ctx.strokeStyle = palette.freezeEdge
+    ctx.lineWidth = 1
+    ctx.strokeRect(xc - 2.5, y + 2.5, 5, LANE_HEIGHT - 5)
+  }
+
+  // Ignored chunks (stragglers, re-closes, duplicate starts): red crosses.
+  ctx.strokeStyle = palette.ignored
+  ctx.lineWidth = 1.5
+  lastColumn = -1
+  for (const pos of lane.ignored) {
+    const xi = Math.round(x(pos + 0.5))
+    if (xi === lastColumn) continue
+    lastColumn = xi
+    ctx.beginPath()
+    ctx.moveTo(xi - 3, y + 5)
+    ctx.lineTo(xi + 3, y + LANE_HEIGHT - 5)
+    ctx.moveTo(xi + 3, y + 5)
+    ctx.lineTo(xi - 3, y + LANE_HEIGHT - 5)
+    ctx.stroke()
+  }
+}
+
+function drawRuler(ctx: CanvasRenderingContext2D, model: LaneModel, g: Geometry, palette: Palette): void {
+  ctx.fillStyle = palette.rule
+  ctx.fillRect(g.gutter, RULER - 1, plotWidth(g), 1)
+  ctx.font = FONT
+  ctx.textBaseline = 'alphabetic'
+  ctx.fillStyle = palette.ruleText
+  ctx.fillText('pos', 6, RULER - 4)
+  const step = niceStep(model.total / Math.max(1, plotWidth(g) / 90))
+  for (let p = 0; p <= model.total; p += step) {
+    const x = Math.round(xOf(model, g, p))
+    ctx.fillStyle = palette.rule
+    ctx.fillRect(x, RULER - 5, 1, 4)
+    ctx.fillStyle = palette.ruleText
+    const label = p.toLocaleString('en-US')
+    const w = ctx.measureText(label).width
+    if (x + 2 + w < g.width - 2) ctx.fillText(label, x + 2, RULER - 5)
+  }
+}
+
+/** 1, 2 or 5 × a power of ten, at least `raw` (and at least 1). */
+export function niceStep(raw: number): number {
+  if (!(raw > 1)) return 1
+  const power = 10 ** Math.floor(Math.log10(raw))
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power
+  return 10 * power
+}
+
+/** The cursor layer: the not-yet-applied part veiled, and a line at position k with its value on the ruler. */
+export function drawCursor(
+  ctx: CanvasRenderingContext2D,
+  model: LaneModel,
+  g: Geometry,
+  palette: Palette,
+  k: number,
+): void {
+  const x = xOf(model, g, k)
+  const end = g.gutter + plotWidth(g)
+  ctx.fillStyle = palette.pending
+  ctx.fillRect(x, RULER, Math.max(0, end - x + 1), g.height - RULER)
+  ctx.fillStyle = palette.cursor
+  ctx.fillRect(Math.round(x) - 1, 0, 2, g.height)
+  ctx.font = FONT
+  ctx.textBaseline = 'alphabetic'
+  const label = `k ${k.toLocaleString('en-US')}`
+  const w = ctx.measureText(label).width + 6
+  const left = Math.min(Math.max(0, Math.round(x) - w / 2), g.width - w)
+  ctx.fillRect(left, 0, w, RULER - 2)
+  ctx.fillStyle = palette.cursorText
+  ctx.fillText(label, left + 3, RULER - 5)
+}
