@@ -22,8 +22,8 @@ export default defineConfig({
       external: [
         ...builtinModules,
         ...builtinModules.map((name) => `node:${name}`),
-        'playwright',
         '@playwright/test',
+        'vite',
       ],
       output: { format: 'es', entryFileNames: '[name].mjs' },
     },
