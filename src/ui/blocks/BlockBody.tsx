@@ -86,7 +86,7 @@ function ToolCall({ id, name, args, mark, markClass }: ToolCallProps) {
       ) : (
         args !== '' && (
           <details open className="rounded bg-slate-50 px-1.5 py-1 dark:bg-slate-800/60">
-            <summary className="cursor-pointer">
+            <summary className="cursor-pointer text-[11px] marker:text-slate-400">
               <JsonStatus tree={tree} />
             </summary>
             <JsonTreeView tree={tree} />

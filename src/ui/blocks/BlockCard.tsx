@@ -72,7 +72,7 @@ export function BlockCard({ block, engine, k, mark, markClass }: Props) {
           open
           className="mt-1.5 rounded border border-amber-300 bg-amber-50/60 px-1.5 py-1 dark:border-amber-700/70 dark:bg-amber-950/30"
         >
-          <summary className="cursor-pointer text-[11px] font-medium text-amber-900 dark:text-amber-200">
+          <summary className="cursor-pointer text-[11px] font-medium text-amber-900 marker:text-amber-500 dark:text-amber-200">
             block-end differs from what the deltas built (the block-end wins)
           </summary>
           <div className="mt-1">

@@ -1,8 +1,9 @@
+import { visibleWhitespace } from '../chunkStyle'
 import type { DiffPart, FieldDiff } from './buildDiff'
 
 const PART_CLASS: Record<DiffPart['op'], string> = {
   same: '',
-  removed: 'bg-red-100 text-red-900 line-through decoration-red-500/60 dark:bg-red-900/50 dark:text-red-100',
+  removed: 'bg-red-100 text-red-900 dark:bg-red-900/50 dark:text-red-100',
   added: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100',
 }
 
@@ -14,9 +15,13 @@ export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
         part.op === 'same' ? (
           <span key={position}>{part.text}</span>
         ) : (
-          <span key={position} className={`rounded-sm ${PART_CLASS[part.op]}`}>
+          <span
+            key={position}
+            title={part.op === 'added' ? 'added' : 'removed'}
+            className={`rounded-sm px-px ${PART_CLASS[part.op]} ${part.op === 'removed' && part.text.trim() !== '' ? 'line-through decoration-red-500/60' : ''}`}
+          >
             <span className="sr-only">{part.op === 'added' ? ' added: ' : ' removed: '}</span>
-            {part.text.trim() === '' ? part.text.replaceAll(' ', '␠').replaceAll('\n', '↵\n') : part.text}
+            {part.text.trim() === '' ? visibleWhitespace(part.text) : part.text}
           </span>
         ),
       )}

@@ -5,6 +5,8 @@ import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import { describeIgnored } from './buildIgnored'
 
+/** The panel header's height plus a border: the list's own height is added to it. */
+const HEADER = 30
 const BADGE =
   'rounded bg-red-100 px-1 py-px text-[10px] font-medium text-red-900 dark:bg-red-900/60 dark:text-red-100'
 
@@ -28,43 +30,49 @@ export function IgnoredPanel() {
   })
   const total = engine?.ignored.length ?? 0
 
+  // As tall as its rows up to a third of the column (then the list scrolls); just the empty note when empty.
+  const height = count > 0 ? `min(35%, ${virtualizer.getTotalSize() + HEADER}px)` : undefined
   return (
-    <Panel
-      title="Ignored"
-      // A fixed share when rows exist (the list scrolls inside it); just the empty note otherwise.
-      className={`shrink-0 border-t border-slate-200 dark:border-slate-700 ${count > 0 ? 'h-[35%] min-h-24' : ''}`}
-      actions={
-        total > 0 && (
-          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
-            {count} / {total}
-          </span>
-        )
-      }
+    <div
+      className="flex shrink-0 flex-col border-t border-slate-200 dark:border-slate-700"
+      style={{ height }}
     >
-      <div ref={scrollRef} className="h-full overflow-auto">
-        {engine === null ? null : count === 0 ? (
-          <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
-            {total === 0
-              ? 'Nothing ignored in this stream.'
-              : `Nothing ignored yet (${total} later in the stream).`}
-          </p>
-        ) : (
-          <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((item) => (
-              <IgnoredRow
-                key={item.key}
-                engine={engine}
-                position={item.index}
-                start={item.start}
-                current={engine.ignored[item.index]!.pos + 1 === k}
-                measure={virtualizer.measureElement}
-                onSeek={seekTo}
-              />
-            ))}
-          </ul>
-        )}
-      </div>
-    </Panel>
+      <Panel
+        title="Ignored"
+        className="min-h-0 flex-1"
+        actions={
+          total > 0 && (
+            <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+              {count} / {total}
+            </span>
+          )
+        }
+      >
+        <div ref={scrollRef} className="h-full overflow-auto">
+          {engine === null ? null : count === 0 ? (
+            <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
+              {total === 0
+                ? 'Nothing ignored in this stream.'
+                : `Nothing ignored yet (${total} later in the stream).`}
+            </p>
+          ) : (
+            <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => (
+                <IgnoredRow
+                  key={item.key}
+                  engine={engine}
+                  position={item.index}
+                  start={item.start}
+                  current={engine.ignored[item.index]!.pos + 1 === k}
+                  measure={virtualizer.measureElement}
+                  onSeek={seekTo}
+                />
+              ))}
+            </ul>
+          )}
+        </div>
+      </Panel>
+    </div>
   )
 }
 

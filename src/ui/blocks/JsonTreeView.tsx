@@ -126,7 +126,7 @@ function ContainerView({
     }
     if (size > shown)
       children.push(
-        <div key="more" style={{ paddingLeft: indent(depth + 1) }}>
+        <div key="more" style={{ paddingLeft: indent(depth + 1) + TOGGLE }}>
           <button type="button" className="btn" onClick={() => setLimit(limit + PAGE)}>
             show {Math.min(PAGE, size - shown)} more of {size - shown}
           </button>
@@ -140,7 +140,7 @@ function ContainerView({
           type="button"
           aria-expanded={open}
           aria-label={open ? 'Collapse' : 'Expand'}
-          className="mr-0.5 inline-block w-3 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200"
+          className="inline-block w-3.5 text-left text-slate-400 hover:text-slate-700 dark:hover:text-slate-200"
           onClick={() => setOpen(!open)}
         >
           {open ? '▾' : '▸'}
@@ -152,13 +152,11 @@ function ContainerView({
         {open && depth >= MAX_DEPTH && <span className="text-slate-400"> … nested too deep to show</span>}
       </div>
       {open && children.length > 0 && <div>{children}</div>}
-      {open && (
-        <div style={{ paddingLeft: indent(depth) }} className="pl-3">
-          <span className="ml-3">{node.closed ? right : <Caret />}</span>
-        </div>
-      )}
+      {open && <div style={{ paddingLeft: indent(depth) + TOGGLE }}>{node.closed ? right : <Caret />}</div>}
     </div>
   )
 }
 
-const indent = (depth: number): string => `${depth * 12}px`
+/** Pixels per nesting level, and the width of a container's fold button (its children align past it). */
+const indent = (depth: number): number => depth * 12
+const TOGGLE = 14

@@ -2,7 +2,13 @@ import { useMemo, useState } from 'react'
 import { findStream } from '../../store/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
-import { compareWithRecorded, rawMessageJson, shownMessage, whyUnrecorded } from './buildFinalMessage'
+import {
+  compareWithRecorded,
+  droppedToolCalls,
+  rawMessageJson,
+  shownMessage,
+  whyUnrecorded,
+} from './buildFinalMessage'
 import { MessageBlocks } from './MessageBlocks'
 import { MessageMeta } from './MessageMeta'
 import { RawJson } from './RawJson'
@@ -41,6 +47,13 @@ export function FinalMessagePanel() {
 
   const read = mode === 'end' ? engine?.result : frame
   const shown = read == null ? null : shownMessage(read, recorded)
+  // At the end, the tool-call-dropped finding already counted them; at the cursor, the frame's blocks tell.
+  const dropped =
+    read == null
+      ? null
+      : mode === 'end'
+        ? (engine?.findings.find((f) => f.rule === 'tool-call-dropped')?.message ?? null)
+        : droppedToolCalls(read, frame?.partials ?? [])
 
   return (
     <Panel
@@ -88,6 +101,7 @@ export function FinalMessagePanel() {
               interrupted: the harness keeps only text and reasoning (interruptedBlocks(), no finish chunk)
             </p>
           )}
+          {dropped !== null && <p className="text-xs text-slate-600 dark:text-slate-300">ℹ {dropped}</p>}
           {shown.error !== null && (
             <p role="alert" className="text-xs text-red-700 dark:text-red-400">
               blocks() throws: {shown.error}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { analyzeStream } from '../../core/analyzeStream'
+import { ReplayEngine } from '../../core/ReplayEngine'
 import type { Attempt } from '../../core/session'
 import { loadSource } from '../../formats/load'
 import { bs, finish, sourced, td, usage } from '../../test/chunks'
@@ -9,6 +10,7 @@ import {
   compareWithRecorded,
   describeFinish,
   describeUsage,
+  droppedToolCalls,
   rawMessageJson,
   shownMessage,
   whyUnrecorded,
@@ -99,7 +101,7 @@ describe('whyUnrecorded', () => {
     expect(at(session.streams[1]!.id).recorded).not.toBeNull()
   })
 
-  it('explains a cancelled attempt with nothing to keep, and a bare chunk file', () => {
+  it('explains a cancelled attempt with nothing to keep, and says nothing for a bare chunk file', () => {
     const chunks = sourced([bs(0, 'text'), td(0, '  ')])
     const attempt: Attempt = {
       id: 't1.s1.a1',
@@ -113,9 +115,20 @@ describe('whyUnrecorded', () => {
     expect(whyUnrecorded(attempt, undefined, analyzeStream(chunks))).toMatch(
       /^uncited: cancelled before any text/,
     )
-    expect(whyUnrecorded({ ...attempt, kind: 'stream' }, undefined, analyzeStream(chunks))).toMatch(
-      /bare chunk file/,
+    expect(whyUnrecorded({ ...attempt, kind: 'stream' }, undefined, analyzeStream(chunks))).toBeNull()
+  })
+})
+
+describe('droppedToolCalls', () => {
+  it('names the tool calls a max-tokens finish dropped, open or closed', () => {
+    const { session } = corpus('acp-agent-max-tokens-continue-session.jsonl')
+    const attempt = session.streams.find((s) => s.recorded !== null)!
+    const engine = new ReplayEngine(attempt.chunks)
+    const frame = engine.seek(engine.total)
+    expect(droppedToolCalls(frame, frame.partials)).toMatch(
+      /^max-tokens dropped tool-call block \d: truncated arguments never execute$/,
     )
+    expect(droppedToolCalls(engine.seek(1), engine.seek(1).partials)).toBeNull()
   })
 })
 

@@ -66,8 +66,13 @@ export function compareWithRecorded(result: AssemblyRead, recorded: RecordedMess
  * Why an attempt has no recorded message (§6): a failed attempt is cited by nothing, a cancelled one with nothing
  * worth keeping writes nothing, and crash repair writes a message without sourceEventSeqs that links to no attempt.
  */
-export function whyUnrecorded(attempt: Attempt, session: Session | undefined, result: AssemblyRead): string {
-  if (attempt.kind === 'stream') return 'a bare chunk file: there is no recorded message to compare with'
+export function whyUnrecorded(
+  attempt: Attempt,
+  session: Session | undefined,
+  result: AssemblyRead,
+): string | null {
+  // A bare chunk file has nothing recorded: nothing to explain.
+  if (attempt.kind === 'stream') return null
   const sameStep = (a: { turn: number | null; step: number | null }) =>
     a.turn === attempt.turn && a.step === attempt.step
   if (result.hasFinish && (result.finish.kind === 'error' || result.finish.kind === 'aborted')) {
@@ -92,6 +97,29 @@ export function whyUnrecorded(attempt: Attempt, session: Session | undefined, re
       : 'uncited: no finish and no message (cancelled or cut off before the harness wrote one)'
   }
   return 'no assistant/message cites these chunks (the log may have been trimmed)'
+}
+
+/**
+ * What a max-tokens finish dropped (§3: every tool-call block, open or closed, so truncated arguments never run),
+ * from the blocks seen so far: the type a block-end gave, else the type it was opened with.
+ *
+ * @example
+ * droppedToolCalls(frame) // 'max-tokens dropped tool-call block 1: truncated arguments never execute'
+ */
+export function droppedToolCalls(
+  read: AssemblyRead,
+  partials: readonly {
+    readonly life: { readonly index: number; readonly blockType: string }
+    readonly block?: { readonly type: string } | undefined
+  }[],
+): string | null {
+  if (!read.hasFinish || read.finish.kind !== 'max-tokens') return null
+  const dropped = partials
+    .filter((p) => (p.block?.type ?? p.life.blockType) === 'tool-call')
+    .map((p) => p.life.index)
+  if (dropped.length === 0) return null
+  const which = dropped.length === 1 ? `block ${dropped[0]}` : `blocks ${dropped.join(', ')}`
+  return `max-tokens dropped tool-call ${which}: truncated arguments never execute`
 }
 
 /** The assembled message as JSON text, the shape the harness stores plus what the stream said about it. */
