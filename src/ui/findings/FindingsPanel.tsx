@@ -1,10 +1,83 @@
+import { useMemo, useState } from 'react'
+import type { Severity } from '../../core/checks'
+import { findStream } from '../../store/streamRefs'
 import { Panel } from '../layout/Panel'
+import { recordedComparison } from '../outline/attemptSummary'
+import { useChunkscope } from '../StoreContext'
+import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
+import { FindingsList } from './FindingsList'
+import { SEVERITIES, SEVERITY_ICON } from './severity'
 
-/** Placeholder: the Findings panel is being built. */
+/**
+ * The checks of PROTOCOL.md §5 for the selected stream, plus `recorded-mismatch` when the attempt's re-assembly
+ * differs from its stored message. Findings the cursor has not reached yet are dimmed; a click seeks to the chunk.
+ */
 export function FindingsPanel() {
+  const engine = useChunkscope((s) => s.engine)
+  const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
+  const [hidden, setHidden] = useState<ReadonlySet<Severity>>(new Set())
+
+  const attempt = useMemo(() => findStream(source, streamKey)?.attempt ?? null, [source, streamKey])
+  const list = useMemo(() => {
+    if (engine === null) return null
+    const mismatch =
+      attempt !== null && attempt.chunks === engine.chunks
+        ? recordedMismatch(attempt, recordedComparison(attempt))
+        : null
+    return findingList(engine.findings, mismatch)
+  }, [engine, attempt])
+  const counts = useMemo(() => (list === null ? null : countBySeverity(list)), [list])
+  const positions = useMemo(() => (list === null ? null : visiblePositions(list, hidden)), [list, hidden])
+
+  const toggle = (severity: Severity) => {
+    const next = new Set(hidden)
+    if (next.has(severity)) next.delete(severity)
+    else next.add(severity)
+    setHidden(next)
+  }
+
   return (
-    <Panel title="Findings" className="flex-1">
-      <p className="p-2 text-xs text-slate-500">Findings</p>
+    <Panel
+      title="Findings"
+      className="flex-[2]"
+      actions={
+        counts !== null && (
+          <fieldset className="flex gap-0.5">
+            <legend className="sr-only">Show findings by severity</legend>
+            {SEVERITIES.map((severity) => (
+              <button
+                key={severity}
+                type="button"
+                aria-pressed={!hidden.has(severity)}
+                aria-label={`${counts[severity]} ${severity}${counts[severity] === 1 ? '' : 's'}`}
+                title={`${hidden.has(severity) ? 'Show' : 'Hide'} ${severity}s`}
+                onClick={() => toggle(severity)}
+                className="flex h-5 items-center gap-0.5 rounded px-1 font-mono text-[11px] tabular-nums hover:bg-slate-100 aria-[pressed=false]:line-through aria-[pressed=false]:opacity-50 dark:hover:bg-slate-800"
+              >
+                <span aria-hidden className={SEVERITY_ICON[severity].color}>
+                  {SEVERITY_ICON[severity].icon}
+                </span>
+                <span className="text-slate-700 dark:text-slate-300">{counts[severity]}</span>
+              </button>
+            ))}
+          </fieldset>
+        )
+      }
+    >
+      {list === null ? (
+        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Select a stream to check it.</p>
+      ) : list.length === 0 ? (
+        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
+          No findings: the stream keeps every rule of PROTOCOL.md §5.
+        </p>
+      ) : positions !== null && positions.length === 0 ? (
+        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
+          Every finding is hidden by the filter.
+        </p>
+      ) : (
+        <FindingsList list={list} positions={positions} />
+      )}
     </Panel>
   )
 }

@@ -1,10 +1,126 @@
+import { useMemo, type ReactNode } from 'react'
+import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
+import { useChunkscope } from '../StoreContext'
+import type { ChunkType } from '../../core/protocol'
+import { buildMetrics, type StreamMetrics } from './buildMetrics'
+import { formatDuration, formatNumber } from './format'
+import { GapChart } from './GapChart'
 
-/** Placeholder: the Metrics panel is being built. */
+/** Stream metrics of the selected stream (PROTOCOL.md §11), computed once per engine. */
 export function MetricsPanel() {
+  const engine = useChunkscope((s) => s.engine)
+  const { seekTo } = useChunkscope((s) => s.actions)
+  const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks)), [engine])
   return (
     <Panel title="Metrics" className="flex-1">
-      <p className="p-2 text-xs text-slate-500">Metrics</p>
+      {metrics === null ? (
+        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Select a stream to measure it.</p>
+      ) : (
+        <MetricsBody metrics={metrics} seekTo={seekTo} />
+      )}
     </Panel>
+  )
+}
+
+function MetricsBody({
+  metrics,
+  seekTo,
+}: {
+  readonly metrics: StreamMetrics
+  readonly seekTo: (k: number) => void
+}) {
+  const { timing, usage } = metrics
+  const none = '—'
+  return (
+    <div className="space-y-2 p-2 text-xs">
+      <dl className="grid grid-cols-4 gap-x-3 gap-y-1.5">
+        <Stat label="Chunks">{formatNumber(metrics.chunks)}</Stat>
+        <Stat label="Tool calls">{metrics.toolCalls}</Stat>
+        <Stat label="Time to first token" hint={timing.usable ? timing.ttftNote : null}>
+          {timing.usable && timing.ttftMs !== null ? formatDuration(timing.ttftMs) : none}
+        </Stat>
+        <Stat label="Duration" hint={timing.usable && timing.excluded !== null ? 'sum of usable gaps' : null}>
+          {timing.usable
+            ? `${timing.excluded !== null ? '≈ ' : ''}${formatDuration(timing.durationMs)}`
+            : none}
+        </Stat>
+        <Stat label="Tokens / s" hint={usage === null ? 'no usage chunk' : null}>
+          {timing.usable && timing.tokensPerSecond !== null ? formatNumber(timing.tokensPerSecond) : none}
+        </Stat>
+        <Stat label="Chars / s">
+          {timing.usable && timing.charsPerSecond !== null ? formatNumber(timing.charsPerSecond) : none}
+        </Stat>
+        <Stat label="Max gap">
+          {timing.usable ? (
+            <button
+              type="button"
+              className="underline decoration-dotted underline-offset-2 hover:text-sky-700 dark:hover:text-sky-300"
+              title={`Go to seq ${timing.maxGap.seq}`}
+              onClick={() => seekTo(timing.maxGap.pos + 1)}
+            >
+              {formatDuration(timing.maxGap.ms)}
+            </button>
+          ) : (
+            none
+          )}
+        </Stat>
+        <Stat label="Median gap">{timing.usable ? formatDuration(timing.medianGapMs) : none}</Stat>
+      </dl>
+      {!timing.usable ? (
+        <p className="text-amber-700 dark:text-amber-400">{timing.reason}</p>
+      ) : (
+        timing.excluded !== null && <p className="text-amber-700 dark:text-amber-400">{timing.excluded}</p>
+      )}
+      <p className="font-mono text-[11px] text-slate-700 dark:text-slate-300">
+        {usage === null ? (
+          <span className="text-slate-500 dark:text-slate-400">no usage chunk</span>
+        ) : (
+          <>
+            usage in {formatNumber(usage.inputTokens)} · out {formatNumber(usage.outputTokens)}
+            {usage.cacheReadTokens !== undefined && ` · cache read ${formatNumber(usage.cacheReadTokens)}`}
+            {usage.cacheWriteTokens !== undefined && ` · cache write ${formatNumber(usage.cacheWriteTokens)}`}
+            {usage.reasoningTokens !== undefined && ` · reasoning ${formatNumber(usage.reasoningTokens)}`}
+            {(usage.cacheReadTokens !== undefined || usage.cacheWriteTokens !== undefined) &&
+              ` · billed input ${formatNumber(usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0))}`}
+          </>
+        )}
+      </p>
+      <ul aria-label="Chunks by type" className="flex flex-wrap gap-1">
+        {metrics.byType
+          .filter((entry) => entry.count > 0)
+          .map((entry) => (
+            <li
+              key={entry.type}
+              className={`rounded px-1.5 py-px font-mono text-[11px] ${
+                entry.known ? CHUNK_STYLE[entry.type as ChunkType].badge : UNKNOWN_BADGE
+              }`}
+            >
+              {entry.type} {formatNumber(entry.count)}
+            </li>
+          ))}
+      </ul>
+      {timing.usable && <GapChart buckets={timing.buckets} total={metrics.chunks} />}
+    </div>
+  )
+}
+
+function Stat({
+  label,
+  hint,
+  children,
+}: {
+  readonly label: string
+  readonly hint?: string | null
+  readonly children: ReactNode
+}) {
+  return (
+    <div className="min-w-0" title={hint ?? undefined}>
+      <dt className="truncate text-[10px] tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        {label}
+      </dt>
+      <dd className="font-mono text-sm tabular-nums">{children}</dd>
+      {hint && <dd className="truncate text-[10px] text-slate-500 dark:text-slate-400">{hint}</dd>}
+    </div>
   )
 }

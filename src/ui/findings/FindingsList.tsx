@@ -1,0 +1,82 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useRef } from 'react'
+import { useChunkscope } from '../StoreContext'
+import type { FindingList } from './buildFindings'
+import { SEVERITY_ICON } from './severity'
+
+type Props = {
+  readonly list: FindingList
+  /** Positions in `list` to show, or null for all of them. */
+  readonly positions: Int32Array | null
+}
+
+/** The findings as a virtual list: only the rows on screen exist, so a million findings cost what twenty do. */
+export function FindingsList({ list, positions }: Props) {
+  const findingCount = useChunkscope((s) => s.frame?.findingCount ?? 0)
+  const k = useChunkscope((s) => s.k)
+  const total = useChunkscope((s) => s.engine?.total ?? 0)
+  const { seekTo } = useChunkscope((s) => s.actions)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const count = positions === null ? list.length : positions.length
+  // oxlint-disable-next-line react/incompatible-library
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 36,
+    overscan: 8,
+  })
+  const atEnd = k >= total
+
+  return (
+    <div ref={scrollRef} className="h-full overflow-auto">
+      <ol
+        aria-label="Findings list"
+        className="relative w-full"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((item) => {
+          const position = positions === null ? item.index : positions[item.index]!
+          const finding = list.at(position)
+          const reached = list.reached(position, findingCount, atEnd)
+          const here = finding.pos === k - 1
+          const icon = SEVERITY_ICON[finding.severity]
+          return (
+            <li
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="absolute inset-x-0 top-0"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <button
+                type="button"
+                onClick={() => seekTo(finding.pos + 1)}
+                aria-current={here ? 'true' : undefined}
+                title={`Go to seq ${finding.seq} (position ${finding.pos + 1})${reached ? '' : ' · not reached yet at the cursor'}`}
+                className={`flex w-full gap-1.5 border-b border-slate-100 px-2 py-1 text-left text-xs dark:border-slate-800 ${
+                  here ? 'bg-sky-50 dark:bg-sky-950' : 'hover:bg-slate-50 dark:hover:bg-slate-800'
+                } ${reached ? '' : 'opacity-45'}`}
+              >
+                <span aria-hidden className={`w-3 shrink-0 text-center ${icon.color}`}>
+                  {icon.icon}
+                </span>
+                <span className="sr-only">{finding.severity}</span>
+                <span className="min-w-0 flex-1">
+                  <span className="flex items-baseline gap-2">
+                    <span className="truncate font-mono text-[11px] font-semibold">{finding.rule}</span>
+                    <span className="ml-auto shrink-0 font-mono text-[10px] text-slate-500 tabular-nums dark:text-slate-400">
+                      seq {finding.seq}
+                    </span>
+                  </span>
+                  <span className="block break-words text-[11px] leading-4 text-slate-600 dark:text-slate-300">
+                    {finding.message}
+                  </span>
+                </span>
+              </button>
+            </li>
+          )
+        })}
+      </ol>
+    </div>
+  )
+}

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { ReplayEngine } from '../../core/ReplayEngine'
+import { compareRecorded } from '../../core/session'
+import { loadSource } from '../../formats/load'
+import { block, chunk, event, jsonl } from '../../test/builders'
+import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
+
+const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
+
+function load(name: string) {
+  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+}
+
+describe('recordedMismatch', () => {
+  test('the trimmed legacy log: each cited attempt differs from its message, with the missing citations', () => {
+    const attempt = load('web-cordis-tool-round-legacy-session.jsonl').sessions[0]!.streams[0]!
+    const finding = recordedMismatch(attempt, compareRecorded(attempt))
+    expect(finding).toEqual({
+      rule: 'recorded-mismatch',
+      severity: 'error',
+      seq: 102,
+      pos: 5,
+      message: expect.stringMatching(
+        /^blocks\(\) differs from assistant\/message seq 103: block 0 \(reasoning\) text differs: \d+ chars assembled, \d+ recorded; it cites 92 seqs not in the log$/,
+      ),
+    })
+  })
+
+  test('a matching attempt and an uncited one have none', () => {
+    const [failed, retried] = load('acp-agent-empty-response-retry-session.jsonl').sessions[0]!.streams
+    expect(recordedMismatch(failed!, compareRecorded(failed!))).toBeNull()
+    expect(recordedMismatch(retried!, compareRecorded(retried!))).toBeNull()
+  })
+
+  test('an interrupted message is compared with interruptedBlocks(); a different block count is named', () => {
+    const text = jsonl(
+      event.header(),
+      event.turnStart(0, 1),
+      event.stepStart(1, 1, 1),
+      event.chunk(2, 1, 1, chunk.blockStart(0)),
+      event.chunk(3, 1, 1, chunk.textDelta(0, 'partial')),
+      event.message(4, 1, 1, [block.text('partial'), block.text('more')], [2, 3], { interrupted: true }),
+    )
+    const attempt = loadSource(text).sessions[0]!.streams[0]!
+    expect(recordedMismatch(attempt, compareRecorded(attempt))?.message).toBe(
+      'interruptedBlocks() differs from the interrupted assistant/message seq 4: 1 block assembled, 2 recorded',
+    )
+  })
+
+  test('a tool call whose recorded arguments differ names the field', () => {
+    const text = jsonl(
+      event.header(),
+      event.chunk(0, 1, 1, chunk.toolCallDelta(0, 'c1', '{}', 'echo')),
+      event.chunk(1, 1, 1, chunk.finish({ kind: 'tool-calls' })),
+      event.message(2, 1, 1, [block.toolCall('c1', 'echo', '{"a":1}')], [0, 1]),
+    )
+    const attempt = loadSource(text).sessions[0]!.streams[0]!
+    expect(recordedMismatch(attempt, compareRecorded(attempt))?.message).toBe(
+      'blocks() differs from assistant/message seq 2: block 0 (tool-call) arguments differs: 2 chars assembled, 7 recorded',
+    )
+  })
+})
+
+describe('findingList', () => {
+  const attempt = load('web-cordis-tool-round-legacy-session.jsonl').sessions[0]!.streams[0]!
+  const engine = new ReplayEngine(attempt.chunks)
+  const mismatch = recordedMismatch(attempt, compareRecorded(attempt))
+  const list = findingList(engine.findings, mismatch)
+
+  test('puts the session-level mismatch first, then the engine findings in stream order', () => {
+    expect(Array.from({ length: list.length }, (_, p) => list.at(p).rule)).toEqual([
+      'recorded-mismatch',
+      ...engine.findings.map((f) => f.rule),
+    ])
+    expect(countBySeverity(list)).toEqual({
+      error: 1 + engine.findings.filter((f) => f.severity === 'error').length,
+      warning: engine.findings.filter((f) => f.severity === 'warning').length,
+      info: engine.findings.filter((f) => f.severity === 'info').length,
+    })
+  })
+
+  test('a finding is reached once the cursor passes it; the mismatch only at the end', () => {
+    const first = engine.seek(0)
+    const last = engine.seek(engine.total)
+    expect(list.reached(0, first.findingCount, false)).toBe(false)
+    expect(list.reached(0, last.findingCount, true)).toBe(true)
+    expect(list.reached(1, first.findingCount, false)).toBe(false)
+    expect(list.reached(list.length - 1, last.findingCount, true)).toBe(true)
+  })
+
+  test('visiblePositions filters by severity without copying when nothing is hidden', () => {
+    expect(visiblePositions(list, new Set())).toBeNull()
+    const errorsOnly = visiblePositions(list, new Set(['warning', 'info']))!
+    expect([...errorsOnly].every((p) => list.at(p).severity === 'error')).toBe(true)
+    expect(errorsOnly.length).toBe(countBySeverity(list).error)
+  })
+})

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import type { AnyChunk, SourcedChunk } from '../../core/protocol'
+import { loadSource } from '../../formats/load'
+import { chunk } from '../../test/builders'
+import { sourced } from '../../test/chunks'
+import { MAX_BUCKETS, buildMetrics } from './buildMetrics'
+import { formatDuration, formatNumber } from './format'
+
+const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
+
+function streams(name: string) {
+  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name).sessions[0]!.streams
+}
+
+/** Chunks at the given times (ms), seq = position. */
+function timed(chunks: readonly AnyChunk[], times: readonly (number | null)[]): SourcedChunk[] {
+  return chunks.map((value, seq) => ({ seq, time: times[seq] ?? null, chunk: value }))
+}
+
+describe('counts', () => {
+  test('a text block and a tool call: counts per type, tool calls, usage, characters, first token', () => {
+    const metrics = buildMetrics(
+      sourced([
+        chunk.blockStart(0),
+        chunk.textDelta(0, 'Checking.'),
+        chunk.blockEnd(0, { type: 'text', text: 'Checking.' }),
+        chunk.blockStart(1, 'tool-call'),
+        chunk.toolCallDelta(1, 'c1', '{"command":', 'bash'),
+        chunk.toolCallDelta(1, 'c1', '"ls"}'),
+        chunk.blockEnd(1, { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }),
+        chunk.usage(120, 18),
+        chunk.finish({ kind: 'tool-calls' }),
+      ]),
+    )
+    expect(metrics.chunks).toBe(9)
+    expect(metrics.byType.map((entry) => `${entry.type} ${entry.count}`)).toEqual([
+      'block-start 2',
+      'text-delta 1',
+      'reasoning-delta 0',
+      'tool-call-delta 2',
+      'block-end 2',
+      'usage 1',
+      'finish 1',
+    ])
+    expect(metrics.toolCalls).toBe(1)
+    expect(metrics.usage).toEqual({ inputTokens: 120, outputTokens: 18 })
+    expect(metrics.characters).toBe('Checking.{"command":"ls"}'.length)
+    expect(metrics.firstToken).toEqual({ pos: 1, seq: 1 })
+    expect(metrics.timing).toEqual({
+      usable: false,
+      reason: 'no chunk carries a time — showing counts only',
+    })
+  })
+
+  test('first token: empty deltas do not count; a tool-call delta with only a name does', () => {
+    const metrics = buildMetrics(
+      sourced([
+        chunk.blockStart(0),
+        chunk.textDelta(0, ''),
+        chunk.toolCallDelta(1, 'c1', ''),
+        chunk.toolCallDelta(1, 'c1', '', 'echo'),
+      ]),
+    )
+    expect(metrics.firstToken).toEqual({ pos: 3, seq: 3 })
+  })
+
+  test('unknown chunk types are counted after the seven, marked unknown; usage is last-wins', () => {
+    const metrics = buildMetrics(
+      sourced([chunk.usage(1, 2), { type: 'ping' }, chunk.usage(3, 4), { type: 'ping' }]),
+    )
+    expect(metrics.byType.at(-1)).toEqual({ type: 'ping', count: 2, known: false })
+    expect(metrics.byType.filter((entry) => entry.known)).toHaveLength(7)
+    expect(metrics.usage).toEqual({ inputTokens: 3, outputTokens: 4 })
+  })
+})
+
+describe('timing', () => {
+  const stream = [
+    chunk.blockStart(0),
+    chunk.textDelta(0, 'Hello'),
+    chunk.textDelta(0, ', world'),
+    chunk.blockEnd(0, { type: 'text', text: 'Hello, world' }),
+    chunk.usage(10, 6),
+    chunk.finish(),
+  ]
+
+  test('a clean clock: ttft from the first chunk, duration, rates, max and median gap', () => {
+    const metrics = buildMetrics(timed(stream, [1000, 1250, 1300, 1300, 1310, 3000]))
+    expect(metrics.timing).toMatchObject({
+      usable: true,
+      excluded: null,
+      ttftMs: 250,
+      ttftNote: null,
+      durationMs: 2000,
+      tokensPerSecond: 3,
+      charsPerSecond: 6,
+      maxGap: { ms: 1690, pos: 5, seq: 5 },
+      medianGapMs: 50,
+    })
+  })
+
+  test('all-zero times (the crash-repair fixture) are no timeline, said in words', () => {
+    const [attempt] = streams('headless-agent-tool-outcome-unknown-session.jsonl')
+    expect(buildMetrics(attempt!.chunks).timing).toEqual({
+      usable: false,
+      reason: 'times in this log are not a usable timeline: 4 zero times — showing counts only',
+    })
+  })
+
+  test('the corpus negative gap of −960,585,284 ms is left out and named; the rest still times', () => {
+    const [attempt] = streams('acp-agent-escalation-approved-session.jsonl')
+    const timing = buildMetrics(attempt!.chunks).timing
+    if (!timing.usable) throw new Error(timing.reason)
+    expect(timing.excluded).toBe(
+      'left out of timing: 1 negative gap (−960,585,284 ms at seq 11), 2 gaps over 10 min (1,638,150,834 ms at seq 130); duration sums the usable gaps',
+    )
+    expect(timing.durationMs).toBeGreaterThan(0)
+    expect(timing.durationMs).toBeLessThan(60_000)
+    expect(timing.maxGap.ms).toBeLessThan(60_000)
+  })
+
+  test('an excluded gap before the first token makes ttft unmeasurable, not negative', () => {
+    const metrics = buildMetrics(timed(stream, [5000, 4000, 4010, 4020, 4030, 4040]))
+    expect(metrics.timing).toMatchObject({
+      usable: true,
+      ttftMs: null,
+      ttftNote: 'an excluded gap comes before the first token',
+      durationMs: 40,
+    })
+  })
+
+  test('more excluded than usable gaps, or one shared time, is no timeline', () => {
+    expect(buildMetrics(timed(stream, [9, 1, 9, 1, 9, 1])).timing).toEqual({
+      usable: false,
+      reason: 'times in this log are not a usable timeline: 3 negative gaps — showing counts only',
+    })
+    expect(buildMetrics(timed(stream, [7, 7, 7, 7, 7, 7])).timing).toEqual({
+      usable: false,
+      reason:
+        'times in this log are not a usable timeline: all 6 timed chunks share one time — showing counts only',
+    })
+    expect(buildMetrics(timed([chunk.finish()], [1])).timing).toEqual({
+      usable: false,
+      reason: 'a single chunk has no timeline',
+    })
+  })
+
+  test('null and zero times are skipped: gaps run between the chunks that have one', () => {
+    const metrics = buildMetrics(timed(stream, [1000, null, 0, 1100, 1150, 1200]))
+    expect(metrics.timing).toMatchObject({
+      usable: true,
+      excluded: 'left out of timing: 1 zero time, 1 chunk without a time',
+      durationMs: 200,
+      ttftNote: 'the first token has no time',
+    })
+  })
+
+  test('a long stream is bucketed: each bar is the longest gap in its bucket', () => {
+    const chunks = Array.from({ length: 10_001 }, () => chunk.textDelta(0, 'x'))
+    const times = chunks.map((_, pos) => 1_000_000 + pos * 2 + (pos >= 5000 ? 500 : 0))
+    const timing = buildMetrics(timed(chunks, times)).timing
+    if (!timing.usable) throw new Error(timing.reason)
+    expect(timing.buckets).toHaveLength(MAX_BUCKETS)
+    expect(timing.buckets[0]!.from).toBe(1)
+    expect(timing.buckets.at(-1)!.to).toBe(10_001)
+    const peak = timing.buckets.find((bucket) => bucket.max === 502)!
+    expect(peak.maxPos).toBe(5000)
+    expect(peak.from <= 5000 && 5000 < peak.to).toBe(true)
+    expect(timing.buckets.filter((bucket) => bucket.max === 2)).toHaveLength(MAX_BUCKETS - 1)
+  })
+})
+
+describe('format', () => {
+  test('durations and numbers read at a glance', () => {
+    expect([0.5, 840, 2345, 14_230, 185_000].map(formatDuration)).toEqual([
+      '0.5 ms',
+      '840 ms',
+      '2.35 s',
+      '14.2 s',
+      '3 min 5 s',
+    ])
+    expect([3, 12.345, 1234.5].map(formatNumber)).toEqual(['3', '12.3', '1,235'])
+  })
+})

@@ -1,0 +1,212 @@
+import type { KeyboardEvent } from 'react'
+import { SEVERITY_ICON } from '../findings/severity'
+import type { AttemptSummary } from './attemptSummary'
+import type { OutlineNode, OutlineRow } from './buildOutline'
+import type { Tone } from './describeEvent'
+
+export const TONE: Record<Tone, string> = {
+  muted: 'text-slate-500 dark:text-slate-400',
+  warning: 'text-amber-700 dark:text-amber-400',
+  error: 'text-red-600 dark:text-red-400',
+}
+
+type Props = {
+  readonly row: OutlineRow
+  readonly summary: AttemptSummary | null
+  readonly selected: boolean
+  readonly focused: boolean
+  readonly onActivate: (row: OutlineRow) => void
+  readonly onFocusRow: (id: string) => void
+  readonly onKeyDown: (event: KeyboardEvent, row: OutlineRow) => void
+}
+
+/** One treeitem of the outline (flat list with aria-level, WAI-ARIA tree pattern). */
+export function OutlineRowView({
+  row,
+  summary,
+  selected,
+  focused,
+  onActivate,
+  onFocusRow,
+  onKeyDown,
+}: Props) {
+  const { node } = row
+  const isAttempt = node.kind === 'attempt'
+  return (
+    <li
+      role="treeitem"
+      id={`outline-${node.id}`}
+      data-key={node.id}
+      aria-level={row.level}
+      aria-setsize={row.setSize}
+      aria-posinset={row.posInSet}
+      aria-expanded={row.expanded ?? undefined}
+      aria-selected={isAttempt ? selected : undefined}
+      tabIndex={focused ? 0 : -1}
+      title={titleOf(node, summary)}
+      onClick={(event) => {
+        event.stopPropagation()
+        onFocusRow(node.id)
+        onActivate(row)
+      }}
+      onKeyDown={(event) => onKeyDown(event, row)}
+      style={{ paddingLeft: 4 + (row.level - 1) * 12 }}
+      className={`flex h-6 cursor-default items-center gap-1 pr-2 text-xs whitespace-nowrap select-none focus-visible:-outline-offset-2 ${
+        selected
+          ? 'bg-sky-100 text-sky-950 dark:bg-sky-900/70 dark:text-sky-50'
+          : 'hover:bg-slate-100 dark:hover:bg-slate-800'
+      }`}
+    >
+      <span aria-hidden className="w-3 shrink-0 text-center text-[10px] text-slate-400">
+        {row.expanded === null ? '' : row.expanded ? '▾' : '▸'}
+      </span>
+      <RowContent node={node} summary={summary} />
+    </li>
+  )
+}
+
+function RowContent({
+  node,
+  summary,
+}: {
+  readonly node: OutlineNode
+  readonly summary: AttemptSummary | null
+}) {
+  switch (node.kind) {
+    case 'session':
+      return <span className="truncate font-medium">{node.label}</span>
+    case 'turn':
+      return (
+        <>
+          <span className="font-medium">{node.label}</span>
+          <span className={`ml-auto truncate pl-2 ${TONE[node.end.tone]}`}>{node.end.text}</span>
+        </>
+      )
+    case 'step': {
+      const attempts = node.children.filter((child) => child.kind === 'attempt').length
+      return (
+        <>
+          <span>{node.label}</span>
+          {attempts !== 1 && (
+            <span className="ml-auto pl-2 text-slate-400 dark:text-slate-500">
+              {attempts === 0 ? 'no stream' : `${attempts} attempts`}
+            </span>
+          )}
+        </>
+      )
+    }
+    case 'event':
+      return (
+        <span className={`min-w-0 truncate text-[11px] ${TONE[node.tone]} opacity-80`}>
+          <span className="font-mono">{node.type}</span>
+          {node.text && ` ${node.text}`}
+        </span>
+      )
+    case 'attempt':
+      return <AttemptContent label={node.label} summary={summary} />
+  }
+}
+
+function AttemptContent({
+  label,
+  summary,
+}: {
+  readonly label: string
+  readonly summary: AttemptSummary | null
+}) {
+  return (
+    <>
+      <span className="font-mono font-semibold">{label}</span>
+      {summary === null ? (
+        <span className="text-slate-400">…</span>
+      ) : (
+        <>
+          <span className={`min-w-0 truncate font-mono text-[11px] ${TONE[summary.tone]}`}>
+            {summary.finish}
+            {summary.code !== null && ` ${summary.code}`}
+          </span>
+          <span className="ml-auto flex shrink-0 items-center gap-1.5 pl-1 font-mono text-[11px]">
+            {summary.errors > 0 && (
+              <span className={SEVERITY_ICON.error.color}>
+                {summary.errors}
+                {SEVERITY_ICON.error.icon}
+              </span>
+            )}
+            {summary.warnings > 0 && (
+              <span className={SEVERITY_ICON.warning.color}>
+                {summary.warnings}
+                {SEVERITY_ICON.warning.icon}
+              </span>
+            )}
+            <RecordedMark summary={summary} />
+          </span>
+        </>
+      )}
+    </>
+  )
+}
+
+function RecordedMark({ summary }: { readonly summary: AttemptSummary }) {
+  const mark = summary.recorded
+  switch (mark.kind) {
+    case 'none':
+      return null
+    case 'match':
+      return <span className="text-emerald-600 dark:text-emerald-400">✓</span>
+    case 'mismatch':
+      return <span className="font-bold text-red-600 dark:text-red-400">✗</span>
+    case 'uncited':
+      return <span className="text-[10px] text-slate-400 dark:text-slate-500">uncited</span>
+    case 'interrupted':
+      return (
+        <span className="text-[10px] text-amber-700 dark:text-amber-400">
+          interrupted{' '}
+          <span className={mark.match ? 'text-emerald-600 dark:text-emerald-400' : 'text-red-600'}>
+            {mark.match ? '✓' : '✗'}
+          </span>
+        </span>
+      )
+  }
+}
+
+/** The row's tooltip: the full text that the row may truncate. */
+function titleOf(node: OutlineNode, summary: AttemptSummary | null): string {
+  switch (node.kind) {
+    case 'session':
+      return node.detail
+    case 'turn':
+      return `${node.label}: ${node.end.text}`
+    case 'step':
+      return node.label
+    case 'event':
+      return `seq ${node.seq} · ${node.type}${node.text ? ` ${node.text}` : ''}`
+    case 'attempt': {
+      const attempt = node.attempt
+      const chunks = attempt.chunks
+      const seqs = chunks.length === 0 ? 'no chunks' : `seq ${chunks[0]!.seq}–${chunks.at(-1)!.seq}`
+      const parts = [`${attempt.id} · ${attempt.kind} · ${chunks.length} chunks, ${seqs}`]
+      if (summary !== null) {
+        parts.push(`finish ${summary.finish}${summary.code !== null ? ` ${summary.code}` : ''}`)
+        parts.push(`${summary.errors} errors, ${summary.warnings} warnings`)
+        parts.push(recordedText(summary, attempt.recorded?.seq))
+      }
+      return parts.filter(Boolean).join('\n')
+    }
+  }
+}
+
+function recordedText(summary: AttemptSummary, seq: number | undefined): string {
+  const mark = summary.recorded
+  switch (mark.kind) {
+    case 'none':
+      return ''
+    case 'match':
+      return `matches the recorded assistant/message (seq ${seq})`
+    case 'mismatch':
+      return `differs from the recorded assistant/message (seq ${seq})`
+    case 'uncited':
+      return 'no assistant/message cites this attempt'
+    case 'interrupted':
+      return `interrupted message (seq ${seq}) ${mark.match ? 'matches' : 'differs from'} interruptedBlocks()`
+  }
+}

@@ -1,0 +1,214 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { compareRecorded } from '../../core/session'
+import { loadSource } from '../../formats/load'
+import { attemptSummary, type AttemptSummary } from './attemptSummary'
+import { buildOutline, flattenOutline, groupIds, pathTo, type OutlineNode } from './buildOutline'
+
+const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
+
+function load(name: string) {
+  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+}
+
+function printSummary(summary: AttemptSummary | null): string {
+  if (summary === null) return '(pending)'
+  const finish = summary.code === null ? summary.finish : `${summary.finish} ${summary.code}`
+  const counts = `${summary.errors ? ` ${summary.errors}✕` : ''}${summary.warnings ? ` ${summary.warnings}⚠` : ''}`
+  const mark = summary.recorded
+  const recorded =
+    mark.kind === 'match'
+      ? ' ✓'
+      : mark.kind === 'mismatch'
+        ? ' ✗'
+        : mark.kind === 'interrupted'
+          ? ` interrupted ${mark.match ? '✓' : '✗'}`
+          : mark.kind === 'uncited'
+            ? ' uncited'
+            : ''
+  return `${finish}${counts}${recorded}`
+}
+
+/** The outline as text: one line per node, indented by depth, events after a `·`. */
+function printOutline(nodes: readonly OutlineNode[], depth = 0): string {
+  return nodes
+    .map((node) => {
+      const pad = '  '.repeat(depth)
+      switch (node.kind) {
+        case 'event':
+          return `${pad}· ${node.seq} ${node.type}${node.text ? ` ${node.text}` : ''}`
+        case 'attempt':
+          return `${pad}${node.label} ${printSummary(attemptSummary(node.attempt))}`
+        case 'turn':
+          return `${pad}${node.label} · ${node.end.text}\n${printOutline(node.children, depth + 1)}`
+        default:
+          return `${pad}${node.label}\n${printOutline(node.children, depth + 1)}`
+      }
+    })
+    .filter((line) => line !== '')
+    .join('\n')
+    .replace(/\n+$/, '')
+}
+
+describe('buildOutline over the corpus', () => {
+  test('an empty-response retry: the failed attempt, the retry events, then the attempt the message cites', () => {
+    const outline = buildOutline(load('acp-agent-empty-response-retry-session.jsonl'))
+    expect(printOutline(outline.roots)).toMatchInlineSnapshot(`
+      "· 0 agent/inbox/spliced
+      Turn 1 · completed
+        · 2 agent/inbox/spliced
+        Step 1
+          · 4 user/message “This prompt first receives an empty completion, then a retri…”
+          · 5 user/message “Current runtime context. This snapshot supersedes earlier ru…”
+          · 6 session/title “This prompt first receives an”
+          · 7 request/header initial · deepseek-v4-flash
+          · 8 request/context deepseek-v4-flash
+          a1 error EMPTY_RESPONSE uncited
+          · 11 llm/retry 1/2 EMPTY_RESPONSE · wait 1 ms
+          · 12 llm/retry-started #1
+          a2 stop ✓"
+    `)
+    expect(outline.attempts.map((a) => a.id)).toEqual(['t1.s1.a1', 't1.s1.a2'])
+  })
+
+  test('a cancelled turn: the interrupted message matches interruptedBlocks()', () => {
+    const outline = buildOutline(load('acp-agent-cancel-session.jsonl'))
+    const step = printOutline(outline.roots).split('\n').slice(-2)
+    expect(step).toEqual(['    · 8 request/context deepseek-v4-flash', '    a1 no finish 1⚠ interrupted ✓'])
+    expect(printOutline(outline.roots)).toContain('Turn 1 · aborted user')
+  })
+
+  test('compaction recovery: the failed attempt, compaction events, then the attempt after the finish', () => {
+    const text = printOutline(buildOutline(load('headless-agent-compaction-recovery-session.jsonl')).roots)
+    expect(text.split('\n').slice(-7)).toEqual([
+      '  Step 2',
+      '    a1 error CONTEXT_WINDOW_EXCEEDED 1⚠ uncited',
+      '    · 19 compaction/start',
+      '    · 20 compaction/summary “The request established a durable compaction premise.”',
+      '    · 21 user/message “This is an automatically generated checkpoint condensing an …”',
+      '    · 22 compaction/end',
+      '    a2 stop ✓',
+    ])
+  })
+
+  test('crash repair: a message with no provenance and an interrupted turn show as events', () => {
+    const text = printOutline(buildOutline(load('headless-agent-tool-outcome-unknown-session.jsonl')).roots)
+    expect(text).toMatchInlineSnapshot(`
+      "Turn 1 · interrupted
+        · 1 user/message “Perform one side-effecting remote mutation.”
+        Step 1
+          · 3 assistant/message no sourceEventSeqs · 1 tool-call
+          · 4 tool/call write_remote
+          · 5 tool/result write_remote · isError
+      · 8 session/end-seed
+      · 9 agent/inbox/spliced
+      Turn 2 · completed
+        · 11 agent/inbox/spliced
+        Step 1
+          · 13 user/message “Continue safely from the interrupted operation.”
+          · 14 session/title “Perform one side-effecting remote mutati”
+          · 15 request/header initial · deepseek-v4-flash
+          · 16 request/context deepseek-v4-flash
+          a1 stop 1⚠ ✓"
+    `)
+  })
+
+  test('the trimmed legacy log: mismatching attempts, and orphan turns with no turn/end', () => {
+    const source = load('web-cordis-tool-round-legacy-session.jsonl')
+    const outline = buildOutline(source)
+    const text = printOutline(outline.roots)
+    expect(text.split('\n').filter((line) => !line.includes('·'))).toEqual([
+      '  Step 1',
+      '    a1 tool-calls 1✕ ✗',
+      '  Step 2',
+      '    a1 tool-calls 1✕ ✗',
+      '  Step 3',
+      '    a1 tool-calls 1✕ ✗',
+      '  Step 4',
+      '    a1 stop 1✕ ✗',
+      '  Step 1',
+      '    a1 stop uncited',
+      '  Step 1',
+      '    a1 tool-calls uncited',
+      '  Step 2',
+      '    a1 stop uncited',
+    ])
+    expect(text).toContain('Turn 2 · no turn/end')
+    expect(text).toContain('    · 104 tool/call cordis_inspect\n    · 105 tool/result cordis_inspect · ok')
+    // The user message after turn 1's end belongs to no turn: it sits between the turns.
+    expect(text).toContain('· 250 user/message')
+    for (const node of outline.attempts) {
+      const mark = attemptSummary(node.attempt)!.recorded
+      const comparison = compareRecorded(node.attempt)
+      expect(mark.kind === 'match').toBe(comparison?.match === true)
+    }
+  })
+
+  test('a subagent child session keeps its step structure', () => {
+    const outline = buildOutline(load('acp-agent-subagent-max-tokens-partial-child-session.jsonl'))
+    const text = printOutline(outline.roots)
+    expect(text).toContain('Turn 1 · max-tokens')
+    expect(text).toContain('· 19 todo/write')
+    expect(text.split('\n').filter((line) => /^\s+a\d/.test(line))).toEqual([
+      '    a1 tool-calls ✓',
+      '    a1 max-tokens ✓',
+    ])
+  })
+
+  test('every attempt of every corpus log: ✓ exactly when compareRecorded matches', () => {
+    for (const name of [
+      'web-goal-multi-turn-actions-session.jsonl',
+      'acp-agent-packed-chunks-session.jsonl',
+      'acp-agent-max-tokens-continue-session.jsonl',
+    ]) {
+      const outline = buildOutline(load(name))
+      for (const node of outline.attempts) {
+        const comparison = compareRecorded(node.attempt)
+        const mark = attemptSummary(node.attempt)!.recorded
+        expect(mark.kind, `${name} ${node.id}`).toBe(comparison === null ? 'uncited' : 'match')
+      }
+    }
+  })
+})
+
+describe('bare chunk files and several sessions', () => {
+  test('a bare chunk file is one row "stream"', () => {
+    const text = '{"type":"text-delta","index":0,"text":"hi"}\n{"type":"finish","reason":{"kind":"stop"}}\n'
+    const outline = buildOutline(loadSource(text))
+    expect(outline.roots.map((node) => [node.kind, node.id, 'label' in node ? node.label : ''])).toEqual([
+      ['attempt', 'stream', 'stream'],
+    ])
+    // delta-without-start and usage-missing (warnings; a delta-only stream is tolerated); no message to compare with.
+    expect(printOutline(outline.roots)).toBe('stream stop 2⚠')
+  })
+
+  test('later sessions are labelled by their header id and origin, their keys prefixed', () => {
+    const first = load('acp-agent-text-turn-session.jsonl')
+    const child = load('acp-agent-subagent-max-tokens-partial-child-session.jsonl')
+    const outline = buildOutline({ ...first, sessions: [...first.sessions, ...child.sessions] })
+    expect(outline.roots.map((node) => (node.kind === 'session' ? node.label : node.kind))).toEqual([
+      `session ${first.sessions[0]!.header!.id!.slice(0, 8)}`,
+      `subagent ${child.sessions[0]!.header!.id!.slice(0, 8)}`,
+    ])
+    expect(outline.attempts.map((a) => a.id)).toEqual(['t1.s1.a1', '1/t1.s1.a1', '1/t1.s2.a1'])
+  })
+})
+
+describe('flattenOutline', () => {
+  test('shows children of expanded groups only, with tree levels and positions', () => {
+    const outline = buildOutline(load('acp-agent-empty-response-retry-session.jsonl'))
+    const collapsed = flattenOutline(outline.roots, new Set())
+    expect(collapsed.map((row) => [row.node.id, row.level, row.posInSet, row.setSize, row.expanded])).toEqual(
+      [
+        ['0:e0', 1, 1, 2, null],
+        ['0:t1', 1, 2, 2, false],
+      ],
+    )
+    const all = flattenOutline(outline.roots, new Set(groupIds(outline.roots)))
+    expect(all.length).toBe(outline.size)
+    const a2 = all.find((row) => row.node.id === 't1.s1.a2')!
+    expect([a2.level, a2.parentId]).toEqual([3, '0:t1.s1'])
+    expect(pathTo(outline.roots, 't1.s1.a2')).toEqual(['0:t1', '0:t1.s1'])
+    expect(pathTo(outline.roots, 'nope')).toEqual([])
+  })
+})

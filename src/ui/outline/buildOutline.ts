@@ -1,0 +1,349 @@
+import type { Attempt, Session, SessionEvent, Turn } from '../../core/session'
+import type { LoadedSource } from '../../formats/types'
+import { streamKey } from '../../store/streamRefs'
+import { describeEvent, type Tone } from './describeEvent'
+
+/**
+ * The outline of a loaded source: sessions → turns → steps → attempts, with the step's other events (user
+ * messages, tool calls and results, retries, compaction, …) placed between the attempts by seq (PROTOCOL.md §6).
+ * Built once per source; the tree component only flattens what is expanded.
+ */
+
+export type OutlineEvent = {
+  readonly kind: 'event'
+  readonly id: string
+  readonly seq: number
+  readonly type: string
+  readonly text: string
+  readonly tone: Tone
+}
+
+export type OutlineAttempt = {
+  readonly kind: 'attempt'
+  /** The stream key (`t1.s1.a2`, `1/t1.s1.a1`): what `selectStream` takes. */
+  readonly id: string
+  /** `a1`; the attempt id when it has no (turn, step); `stream` for a bare chunk file. */
+  readonly label: string
+  readonly attempt: Attempt
+}
+
+export type OutlineStep = {
+  readonly kind: 'step'
+  readonly id: string
+  readonly label: string
+  readonly children: readonly (OutlineAttempt | OutlineEvent)[]
+}
+
+export type OutlineTurn = {
+  readonly kind: 'turn'
+  readonly id: string
+  readonly label: string
+  /** How the turn ended (`turn/end` reason, §6). */
+  readonly end: { readonly text: string; readonly tone: Tone }
+  readonly children: readonly (OutlineStep | OutlineEvent)[]
+}
+
+export type OutlineSession = {
+  readonly kind: 'session'
+  readonly id: string
+  readonly label: string
+  /** Full header id and origin, for a tooltip. */
+  readonly detail: string
+  readonly children: readonly (OutlineTurn | OutlineAttempt | OutlineEvent)[]
+}
+
+export type OutlineNode = OutlineSession | OutlineTurn | OutlineStep | OutlineAttempt | OutlineEvent
+export type OutlineGroup = OutlineSession | OutlineTurn | OutlineStep
+
+export type Outline = {
+  /** The sessions, or for a single session its children directly (one level less to indent in a narrow sidebar). */
+  readonly roots: readonly OutlineNode[]
+  readonly attempts: readonly OutlineAttempt[]
+  /** Every node, groups included: decides whether everything can start expanded. */
+  readonly size: number
+}
+
+/** Events the tree itself stands for: chunks are attempts, the rest is turn/step structure. */
+const STRUCTURAL = new Set(['assistant/chunk', 'turn/start', 'turn/end', 'step/start', 'step/end'])
+
+/**
+ * @example
+ * const outline = buildOutline(loadSource(text))
+ * outline.roots[0] // { kind: 'turn', label: 'Turn 1', end: { text: 'completed', … }, children: [step 1, …] }
+ */
+export function buildOutline(source: LoadedSource | null): Outline {
+  const attempts: OutlineAttempt[] = []
+  const sessions = (source?.sessions ?? []).map((session, sessionIndex) =>
+    buildSessionNode(session, sessionIndex, attempts),
+  )
+  const single = sessions.length === 1 ? sessions[0] : undefined
+  const roots = single ? single.children : sessions
+  return { roots, attempts, size: countNodes(roots) }
+}
+
+function countNodes(nodes: readonly OutlineNode[]): number {
+  let count = nodes.length
+  for (const node of nodes) if ('children' in node) count += countNodes(node.children)
+  return count
+}
+
+type Range = { lo: number; hi: number }
+type Placed<T> = { readonly at: number; readonly node: T }
+
+function buildSessionNode(
+  session: Session,
+  sessionIndex: number,
+  allAttempts: OutlineAttempt[],
+): OutlineSession {
+  const prefix = `${sessionIndex}:`
+  const stepSlots = new Map<string, { range: Range; items: Placed<OutlineAttempt | OutlineEvent>[] }>()
+  const turnSlots = new Map<number, { range: Range; items: Placed<OutlineEvent>[] }>()
+  const top: Placed<OutlineTurn | OutlineAttempt | OutlineEvent>[] = []
+
+  const attemptNode = (attempt: Attempt, label: string): OutlineAttempt => {
+    const node: OutlineAttempt = { kind: 'attempt', id: streamKey(sessionIndex, attempt), label, attempt }
+    allAttempts.push(node)
+    return node
+  }
+
+  for (const turn of session.turns) {
+    const turnRange = emptyRange()
+    if (turn.start) extend(turnRange, turn.start.seq)
+    if (turn.end) extend(turnRange, turn.end.seq)
+    turnSlots.set(turn.turn, { range: turnRange, items: [] })
+    for (const step of turn.steps) {
+      const slot = { range: emptyRange(), items: [] as Placed<OutlineAttempt | OutlineEvent>[] }
+      for (const attempt of step.attempts) {
+        const first = attempt.chunks[0]?.seq
+        const last = attempt.chunks.at(-1)?.seq
+        if (first === undefined || last === undefined) continue
+        extend(slot.range, first)
+        extend(slot.range, last)
+        slot.items.push({ at: first, node: attemptNode(attempt, `a${attempt.attempt ?? '?'}`) })
+      }
+      stepSlots.set(stepId(step.turn, step.step), slot)
+    }
+  }
+  for (const attempt of session.streams) {
+    if (attempt.turn !== null && attempt.step !== null) continue
+    // `stream` for a bare chunk file; a capture with several streams names each.
+    top.push({ at: attempt.chunks[0]?.seq ?? -1, node: attemptNode(attempt, attempt.id) })
+  }
+
+  // Ranges from every event that names its turn (and step); chunks are covered by their attempts above.
+  const events = session.events
+  for (const event of events) {
+    if (event.type === 'assistant/chunk') continue
+    const { turn, step } = turnAndStep(event)
+    if (turn === null) continue
+    const turnSlot = turnSlots.get(turn)
+    if (turnSlot) extend(turnSlot.range, event.seq)
+    if (step !== null) {
+      const stepSlot = stepSlots.get(stepId(turn, step))
+      if (stepSlot) extend(stepSlot.range, event.seq)
+    }
+  }
+  for (const turn of session.turns) {
+    const turnRange = turnSlots.get(turn.turn)!.range
+    for (const step of turn.steps) {
+      const range = stepSlots.get(stepId(step.turn, step.step))!.range
+      if (range.lo <= range.hi) {
+        extend(turnRange, range.lo)
+        extend(turnRange, range.hi)
+      }
+    }
+  }
+
+  const orderedSteps = [...stepSlots.values()].filter((s) => s.range.lo <= s.range.hi)
+  orderedSteps.sort((a, b) => a.range.lo - b.range.lo)
+  const orderedTurns = [...turnSlots.values()].filter((t) => t.range.lo <= t.range.hi)
+  orderedTurns.sort((a, b) => a.range.lo - b.range.lo)
+
+  const linked = new Set<number>()
+  for (const message of session.messages) if (message.attemptId !== null) linked.add(message.seq)
+  const toolNames = new Map<string, string>()
+
+  for (const event of events) {
+    if (STRUCTURAL.has(event.type) || (event.type === 'assistant/message' && linked.has(event.seq))) continue
+    const described = describeEvent(event, toolNames)
+    const node: OutlineEvent = { kind: 'event', id: `${prefix}e${event.seq}`, seq: event.seq, ...described }
+    const placed = { at: event.seq, node }
+    const { turn, step } = turnAndStep(event)
+    const stepSlot =
+      (turn !== null && step !== null ? stepSlots.get(stepId(turn, step)) : undefined) ??
+      containing(orderedSteps, event.seq)
+    if (stepSlot) {
+      stepSlot.items.push(placed)
+      continue
+    }
+    const turnSlot = (turn !== null ? turnSlots.get(turn) : undefined) ?? containing(orderedTurns, event.seq)
+    if (turnSlot) turnSlot.items.push(placed)
+    else top.push(placed)
+  }
+
+  for (const turn of session.turns) {
+    const turnSlot = turnSlots.get(turn.turn)!
+    const children: Placed<OutlineStep | OutlineEvent>[] = [...turnSlot.items]
+    for (const step of turn.steps) {
+      const slot = stepSlots.get(stepId(step.turn, step.step))!
+      const items = inOrder(slot.items)
+      const node: OutlineStep = {
+        kind: 'step',
+        id: `${prefix}t${step.turn}.s${step.step}`,
+        label: `Step ${step.step}`,
+        children: items,
+      }
+      children.push({ at: slot.range.lo <= slot.range.hi ? slot.range.lo : Infinity, node })
+    }
+    const at = turnSlot.range.lo <= turnSlot.range.hi ? turnSlot.range.lo : Infinity
+    top.push({ at, node: turnNode(turn, `${prefix}t${turn.turn}`, inOrder(children)) })
+  }
+  const header = session.header
+  const id = header?.id ?? null
+  const subagent = header?.origin === 'subagent'
+  const label = `${subagent ? 'subagent' : 'session'} ${id === null ? `#${sessionIndex + 1}` : id.slice(0, 8)}`
+  const detail = [
+    id === null ? `session #${sessionIndex + 1} (no header id)` : `session ${id}`,
+    header?.origin !== undefined ? `origin ${header.origin}` : '',
+    header?.parentSession !== undefined ? `parent ${header.parentSession}` : '',
+    header?.delegationDepth !== undefined ? `depth ${header.delegationDepth}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ')
+  return { kind: 'session', id: `${prefix}session`, label, detail, children: inOrder(top) }
+}
+
+function turnNode(turn: Turn, id: string, children: (OutlineStep | OutlineEvent)[]): OutlineTurn {
+  return { kind: 'turn', id, label: `Turn ${turn.turn}`, end: describeTurnEnd(turn), children }
+}
+
+/** The turn's end reason as the row shows it (§6 `turn/end` reason kinds). */
+export function describeTurnEnd(turn: Turn): { text: string; tone: Tone } {
+  if (!turn.end) return { text: 'no turn/end', tone: 'warning' }
+  const reason = asRecord(turn.end.reason)
+  const kind = typeof reason['kind'] === 'string' ? reason['kind'] : null
+  switch (kind) {
+    case 'completed':
+      return { text: 'completed', tone: 'muted' }
+    case 'aborted': {
+      const by = asRecord(reason['reason'])['kind']
+      return { text: typeof by === 'string' ? `aborted ${by}` : 'aborted', tone: 'warning' }
+    }
+    case 'error': {
+      const code = asRecord(reason['error'])['code']
+      return { text: typeof code === 'string' ? `error ${code}` : 'error', tone: 'error' }
+    }
+    case null:
+      return { text: `end ${JSON.stringify(turn.end.reason) ?? '(none)'}`, tone: 'warning' }
+    default:
+      // max-tokens, interrupted (crash repair), blocked, and kinds this page does not know yet.
+      return { text: kind, tone: 'warning' }
+  }
+}
+
+/** Ids of the groups on the way to a node (session, turn, step), outermost first; empty when not found. */
+export function pathTo(roots: readonly OutlineNode[], id: string): string[] {
+  for (const node of roots) {
+    if (node.id === id) return []
+    if ('children' in node) {
+      const inner = pathTo(node.children, id)
+      if (inner.length > 0 || node.children.some((child) => child.id === id)) return [node.id, ...inner]
+    }
+  }
+  return []
+}
+
+/** Every group id: the "expand all" state. */
+export function groupIds(roots: readonly OutlineNode[]): string[] {
+  const ids: string[] = []
+  const visit = (nodes: readonly OutlineNode[]) => {
+    for (const node of nodes) {
+      if ('children' in node) {
+        ids.push(node.id)
+        visit(node.children)
+      }
+    }
+  }
+  visit(roots)
+  return ids
+}
+
+/** One visible row of the tree, with what the WAI-ARIA tree pattern needs (level, set size, position, parent). */
+export type OutlineRow = {
+  readonly node: OutlineNode
+  readonly level: number
+  readonly setSize: number
+  readonly posInSet: number
+  readonly parentId: string | null
+  readonly expanded: boolean | null
+}
+
+/** The rows on screen: groups show their children only when expanded. O(visible rows). */
+export function flattenOutline(roots: readonly OutlineNode[], expanded: ReadonlySet<string>): OutlineRow[] {
+  const rows: OutlineRow[] = []
+  const visit = (nodes: readonly OutlineNode[], level: number, parentId: string | null) => {
+    nodes.forEach((node, position) => {
+      const isGroup = 'children' in node
+      const open = isGroup && expanded.has(node.id)
+      rows.push({
+        node,
+        level,
+        setSize: nodes.length,
+        posInSet: position + 1,
+        parentId,
+        expanded: isGroup ? open : null,
+      })
+      if (open) visit(node.children, level + 1, node.id)
+    })
+  }
+  visit(roots, 1, null)
+  return rows
+}
+
+function turnAndStep(event: SessionEvent): { turn: number | null; step: number | null } {
+  const data = asRecord(event.data)
+  return { turn: asInt(data['turn']), step: asInt(data['step']) }
+}
+
+function stepId(turn: number, step: number): string {
+  return `${turn}|${step}`
+}
+
+function emptyRange(): Range {
+  return { lo: Infinity, hi: -Infinity }
+}
+
+function extend(range: Range, seq: number): void {
+  if (seq < range.lo) range.lo = seq
+  if (seq > range.hi) range.hi = seq
+}
+
+/** The slot whose seq range holds `seq` (slots sorted by `lo`, ranges assumed not to overlap). */
+function containing<T extends { range: Range }>(slots: readonly T[], seq: number): T | undefined {
+  let low = 0
+  let high = slots.length - 1
+  let found = -1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if (slots[middle]!.range.lo <= seq) {
+      found = middle
+      low = middle + 1
+    } else high = middle - 1
+  }
+  const slot = slots[found]
+  return slot !== undefined && seq <= slot.range.hi ? slot : undefined
+}
+
+function inOrder<T>(items: Placed<T>[]): T[] {
+  return items.sort((a, b) => a.at - b.at).map((item) => item.node)
+}
+
+function asInt(value: unknown): number | null {
+  return Number.isSafeInteger(value) ? (value as number) : null
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+}
