@@ -1,0 +1,45 @@
+import { BlockAssembler } from '../../core/BlockAssembler'
+import { readAssembler } from '../../core/analyzeStream'
+import type { AnyChunk, ContentBlock, FinishReason, ReplayEnvelope, TokenUsage } from '../../core/protocol'
+
+/** The assembled message of a stream, as exported: what the harness would store, plus the read-side outcome. */
+export type ExportedMessage = {
+  readonly role: 'assistant'
+  /** `blocks()`; null when assembling throws (an open block of an unknown type). */
+  readonly content: ContentBlock[] | null
+  /** The read-side error when `content` is null. */
+  readonly error?: string
+  /** What a cancel would keep (`interruptedBlocks()`), present when the stream has no finish. */
+  readonly interruptedContent?: ContentBlock[]
+  readonly usage?: TokenUsage
+  readonly finish: FinishReason
+  readonly hasFinish: boolean
+  readonly replayState?: ReplayEnvelope
+}
+
+/** Replays the chunks through a fresh assembler and reads everything it yields. */
+export function assembleMessage(chunks: Iterable<AnyChunk>): ExportedMessage {
+  const assembler = new BlockAssembler()
+  for (const chunk of chunks) assembler.push(chunk)
+  const read = readAssembler(assembler)
+  return {
+    role: 'assistant',
+    content: read.blocks,
+    ...(read.error !== null ? { error: read.error } : {}),
+    ...(!read.hasFinish ? { interruptedContent: read.interruptedBlocks } : {}),
+    ...(read.usage !== null ? { usage: read.usage } : {}),
+    finish: read.finish,
+    hasFinish: read.hasFinish,
+    ...(read.replayState !== null ? { replayState: read.replayState } : {}),
+  }
+}
+
+/**
+ * The assembled message as pretty JSON (two-space indent, trailing newline).
+ *
+ * @example
+ * toMessageJson(stream.chunks.map((s) => s.chunk)) // '{\n  "role": "assistant",\n  "content": [ … ] …'
+ */
+export function toMessageJson(chunks: Iterable<AnyChunk>): string {
+  return JSON.stringify(assembleMessage(chunks), null, 2) + '\n'
+}

@@ -1,0 +1,327 @@
+import { isRecord } from '../json'
+import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
+
+/**
+ * Share links: `#v1.<base64url frame>`. Everything travels in the fragment, which browsers never send to a server.
+ * Only the platform is used (CompressionStream/DecompressionStream 'deflate-raw', crypto.subtle, TextEncoder,
+ * btoa/atob), all globals in browsers and Node ≥ 20, so the same code runs in the app, the worker and the CLI.
+ *
+ * Frame (bytes, before base64url):
+ *
+ * | bytes | plain (mode 0)                  | encrypted (mode 1)                                       |
+ * |-------|---------------------------------|----------------------------------------------------------|
+ * | 0     | 0                               | 1                                                        |
+ * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                              |
+ * | 5…    | deflate-raw(UTF-8 JSON payload) | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), |
+ * |       |                                 | AES-GCM(deflate-raw(JSON)) with bytes 0–32 as additional data |
+ *
+ * The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations) → AES-GCM-256. The CRC tells a damaged or cut link
+ * from a wrong passphrase (GCM's tag alone cannot); decompression streams and stops past `maxBytes`.
+ */
+
+export const SHARE_PREFIX = 'v1.'
+/** Decoding refuses more decompressed JSON than this by default (a crafted link cannot exhaust memory). */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+export const DEFAULT_ITERATIONS = 250_000
+/** Iteration bounds a link may ask for: below is too weak to accept, above would freeze the opener. */
+export const MIN_ITERATIONS = 10_000
+export const MAX_ITERATIONS = 5_000_000
+
+/** The limits people hit when pasting a link (characters of the whole URL). */
+export const LINK_LIMITS = [
+  { chars: 2_000, label: 'chat tools truncate' },
+  { chars: 8_000, label: 'many trackers and servers' },
+  { chars: 2 * 1024 * 1024, label: 'browser maximum' },
+] as const
+
+const MODE_PLAIN = 0
+const MODE_ENCRYPTED = 1
+const HEADER = 5
+const SALT = 16
+const IV = 12
+const ENCRYPTED_HEADER = HEADER + 4 + SALT + IV
+
+export type EncodeOptions = {
+  /** Encrypt with AES-GCM under a key derived from this passphrase. */
+  readonly passphrase?: string
+  readonly iterations?: number
+}
+
+export type DecodeOptions = {
+  readonly passphrase?: string
+  /** Cap on the decompressed payload (bytes); default {@link DEFAULT_MAX_BYTES}. */
+  readonly maxBytes?: number
+}
+
+export type DecodedLink = OpenedShare & { readonly version: number; readonly encrypted: boolean }
+
+export type LinkError = {
+  readonly error: string
+  /** The link is encrypted and no passphrase was given: ask for one. */
+  readonly needsPassphrase?: true
+  /** A passphrase was given and the link is intact, so the passphrase is wrong: ask again. */
+  readonly wrongPassphrase?: true
+}
+
+/**
+ * The fragment for a payload, without `#`: `v1.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
+ *
+ * @example
+ * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
+ */
+export async function encodeShareLink(payload: SharePayload, options: EncodeOptions = {}): Promise<string> {
+  const compressed = await deflate(new TextEncoder().encode(JSON.stringify(payload)))
+  let frame: Uint8Array
+  if (options.passphrase === undefined) {
+    frame = new Uint8Array(HEADER + compressed.length)
+    frame[0] = MODE_PLAIN
+    frame.set(compressed, HEADER)
+  } else {
+    const iterations = options.iterations ?? DEFAULT_ITERATIONS
+    const salt = crypto.getRandomValues(new Uint8Array(SALT))
+    const iv = crypto.getRandomValues(new Uint8Array(IV))
+    const head = new Uint8Array(ENCRYPTED_HEADER)
+    head[0] = MODE_ENCRYPTED
+    new DataView(head.buffer).setUint32(HEADER, iterations)
+    head.set(salt, HEADER + 4)
+    head.set(iv, HEADER + 4 + SALT)
+    const key = await deriveKey(options.passphrase, salt, iterations, 'encrypt')
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad(head) }, key, compressed),
+    )
+    frame = new Uint8Array(ENCRYPTED_HEADER + sealed.length)
+    frame.set(head)
+    frame.set(sealed, ENCRYPTED_HEADER)
+  }
+  new DataView(frame.buffer).setUint32(1, frameCrc(frame))
+  return SHARE_PREFIX + toBase64Url(frame)
+}
+
+/** Whether a URL fragment (with or without `#`) is a share link of any version. */
+export function isShareFragment(fragment: string): boolean {
+  return /^#?v\d+\./.test(fragment)
+}
+
+/** What can be told without decoding: the version and whether a passphrase will be needed (null: not a link). */
+export function inspectShareLink(fragment: string): { version: number; encrypted: boolean } | null {
+  const match = /^#?v(\d+)\.([A-Za-z0-9_-]*)$/.exec(fragment.trim())
+  if (match === null) return null
+  const version = Number(match[1])
+  // The first base64url character holds the top 6 bits of the mode byte: 'A' = 0 (plain), 'A'..'D' cover 0–3.
+  const encrypted = match[2]!.length >= 2 && fromBase64UrlPrefix(match[2]!.slice(0, 4))[0] === MODE_ENCRYPTED
+  return { version, encrypted }
+}
+
+/**
+ * Decodes a fragment (with or without `#`). Never throws: a damaged, truncated, oversized or tampered link, a
+ * missing or wrong passphrase, or a link from a newer version gives `{ error }` in plain words.
+ *
+ * @example
+ * const opened = await decodeShareLink(location.hash, { passphrase })
+ * if ('error' in opened) show(opened.error) else load(opened.source, opened.streamKey, opened.k)
+ */
+export async function decodeShareLink(
+  fragment: string,
+  options: DecodeOptions = {},
+): Promise<DecodedLink | LinkError> {
+  try {
+    return await decode(fragment.trim(), options)
+  } catch (error) {
+    // Every expected failure is handled below; this is the net for the unexpected.
+    return {
+      error: `the link could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+    }
+  }
+}
+
+async function decode(fragment: string, options: DecodeOptions): Promise<DecodedLink | LinkError> {
+  const match = /^#?v(\d+)\.(.*)$/s.exec(fragment)
+  if (match === null) return { error: 'this is not a Chunkscope share link (it should start with #v1.)' }
+  const version = Number(match[1])
+  if (version !== 1) {
+    return {
+      error: `this link uses share format v${match[1]}, which this version of Chunkscope does not know; open it with a newer version`,
+    }
+  }
+  const body = match[2]!
+  if (!/^[A-Za-z0-9_-]*$/.test(body)) {
+    const bad = /[^A-Za-z0-9_-]/.exec(body)!
+    return {
+      error: `the link is damaged: it contains ${JSON.stringify(bad[0])} at character ${bad.index + 4}, which a link never holds (was it edited or wrapped?)`,
+    }
+  }
+  if (body.length % 4 === 1)
+    return { error: 'the link is damaged: it was cut short (its length is impossible)' }
+  const frame = fromBase64Url(body)
+  if (frame.length < HEADER + 1)
+    return { error: 'the link is damaged: it was cut short (too short to hold a stream)' }
+  const mode = frame[0]
+  if (mode !== MODE_PLAIN && mode !== MODE_ENCRYPTED)
+    return { error: 'the link is damaged: its first characters were changed' }
+  if (new DataView(frame.buffer, frame.byteOffset).getUint32(1) !== frameCrc(frame)) {
+    return {
+      error: 'the link is damaged: its checksum does not match, so it was cut short or changed on the way',
+    }
+  }
+  let compressed: Uint8Array<ArrayBuffer>
+  if (mode === MODE_PLAIN) compressed = frame.subarray(HEADER)
+  else {
+    if (frame.length < ENCRYPTED_HEADER + 16)
+      return { error: 'the link is damaged: too short to hold encrypted data' }
+    if (options.passphrase === undefined)
+      return { error: 'this link is encrypted: enter its passphrase', needsPassphrase: true }
+    const iterations = new DataView(frame.buffer, frame.byteOffset).getUint32(HEADER)
+    if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS)
+      return {
+        error: `the link asks for ${iterations} key-derivation iterations, outside the accepted ${MIN_ITERATIONS}–${MAX_ITERATIONS}`,
+      }
+    const head = frame.slice(0, ENCRYPTED_HEADER)
+    const salt = frame.slice(HEADER + 4, HEADER + 4 + SALT)
+    const iv = frame.slice(HEADER + 4 + SALT, ENCRYPTED_HEADER)
+    const key = await deriveKey(options.passphrase, salt, iterations, 'decrypt')
+    try {
+      compressed = new Uint8Array(
+        await crypto.subtle.decrypt(
+          { name: 'AES-GCM', iv, additionalData: aad(head) },
+          key,
+          frame.slice(ENCRYPTED_HEADER),
+        ),
+      )
+    } catch {
+      return {
+        error: 'wrong passphrase: the link is intact but does not decrypt with it',
+        wrongPassphrase: true,
+      }
+    }
+  }
+  const inflated = await inflate(compressed, options.maxBytes ?? DEFAULT_MAX_BYTES)
+  if ('error' in inflated) return inflated
+  let value: unknown
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes))
+  } catch {
+    return { error: 'the link is damaged: its content is not valid JSON' }
+  }
+  if (isRecord(value) && typeof value['v'] === 'number' && value['v'] !== 1) {
+    return {
+      error: `the link's payload is version ${value['v']}, which this version of Chunkscope does not know`,
+    }
+  }
+  const opened = openSharePayload(value)
+  if ('error' in opened) return { error: `the link cannot be opened: ${opened.error}` }
+  return { ...opened, version, encrypted: mode === MODE_ENCRYPTED }
+}
+
+async function deriveKey(
+  passphrase: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+  use: 'encrypt' | 'decrypt',
+): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(passphrase),
+    'PBKDF2',
+    false,
+    ['deriveKey'],
+  )
+  return crypto.subtle.deriveKey(
+    { name: 'PBKDF2', salt, iterations, hash: 'SHA-256' },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    [use],
+  )
+}
+
+/** The header as GCM additional data, with the CRC field zeroed (the CRC is written after encryption). */
+function aad(head: Uint8Array): Uint8Array<ArrayBuffer> {
+  const copy = new Uint8Array(head)
+  copy.fill(0, 1, HEADER)
+  return copy
+}
+
+async function deflate(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))
+  return new Uint8Array(await new Response(stream).arrayBuffer())
+}
+
+/** Streams the decompression and stops as soon as the output passes `max` bytes. */
+async function inflate(
+  bytes: Uint8Array<ArrayBuffer>,
+  max: number,
+): Promise<{ bytes: Uint8Array<ArrayBuffer> } | LinkError> {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader()
+  const parts: Uint8Array[] = []
+  let total = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      total += value.length
+      if (total > max) {
+        await reader.cancel().catch(() => undefined)
+        return {
+          error: `the link's content is larger than ${formatBytes(max)} once decompressed; it was refused so it cannot exhaust memory`,
+        }
+      }
+      parts.push(value)
+    }
+  } catch {
+    return { error: 'the link is damaged: its compressed data is corrupt' }
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return { bytes: out }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+/** CRC-32 of byte 0 and bytes 5…end (the CRC field itself excluded). */
+function frameCrc(frame: Uint8Array): number {
+  let crc = 0xffffffff
+  const add = (byte: number) => (crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8))
+  add(frame[0]!)
+  for (let i = HEADER; i < frame.length; i++) add(frame[i]!)
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  }
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/')
+  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4))
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}
+
+function fromBase64UrlPrefix(text: string): Uint8Array {
+  try {
+    return fromBase64Url(text.length % 4 === 1 ? text.slice(0, -1) : text)
+  } catch {
+    return new Uint8Array(0)
+  }
+}
