@@ -96,6 +96,37 @@ export type Attempt = {
   retryId?: string
   chunks: SourcedChunk[]
   recorded: RecordedMessage | null
+  /** Set for a stream translated from a captured wire format (raw SSE, a HAR entry, …): see {@link WireTrace}. */
+  wire?: WireTrace
+}
+
+/**
+ * How a stream translated from a provider's wire format lines up with what came over the wire (PROTOCOL.md §9),
+ * for an "Adapter" view: raw event i is `text.slice(start[i], end[i])`, on 1-based `line[i]` of `text`, and became
+ * the chunks at positions `chunkFrom[i]` … `chunkTo[i] - 1` of the attempt (contiguous: one event → zero, one or
+ * many chunks). Chunks no event produced (the block-ends and finish synthesised at end of body) have no event.
+ * Columns of typed arrays rather than an object per event: a 100 MB capture holds a million events and this
+ * travels from the worker to the page. Use `wireEvent` / `wireEventOfChunk` (src/formats/wire.ts) to read it.
+ */
+export type WireTrace = {
+  /** The wire format's id: `openai-sse`, `anthropic-sse`, `simplified-stream`, `js-snippet`, … */
+  readonly format: string
+  /** The request, when the capture records it (HAR). */
+  readonly request?: {
+    readonly url: string
+    readonly method?: string
+    /** As the capture wrote it (HAR `startedDateTime`, ISO 8601). */
+    readonly startedAt?: string
+    readonly status?: number
+  }
+  /** The text the events were cut from (for a HAR entry: the decoded response body). */
+  readonly text: string
+  readonly count: number
+  readonly start: Uint32Array
+  readonly end: Uint32Array
+  readonly line: Uint32Array
+  readonly chunkFrom: Uint32Array
+  readonly chunkTo: Uint32Array
 }
 
 export type Step = { turn: number; step: number; attempts: Attempt[] }

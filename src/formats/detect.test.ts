@@ -36,6 +36,11 @@ describe('detectFormat', () => {
     expect(detectFormat('')).toBeNull()
     expect(detectFormat('hello world\n')).toBeNull()
     expect(detectFormat('{"type":"message_start"}\n{"type":"ping"}\n')).toBeNull()
-    expect(detectFormat('data: {"choices":[]}\n\n')).toBeNull()
+    expect(detectFormat('data: {"choices":[]}\nhello\n\n')).toBeNull()
+  })
+
+  it('recognises raw SSE bodies (issue 5): OpenAI-compatible, and Anthropic by its event names', () => {
+    expect(detectFormat('data: {"choices":[]}\n\n')).toBe('openai-sse')
+    expect(detectFormat('event: message_start\ndata: {"type":"message_start"}\n\n')).toBe('anthropic-sse')
   })
 })

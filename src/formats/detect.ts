@@ -1,5 +1,6 @@
 import { CHUNK_TYPES } from '../core/protocol'
 import { isBlank, isRecord, lines, parseJson } from './json'
+import { sniffSseDialect } from './sse/sniff'
 import type { FormatId } from './types'
 
 /** A content test for one format. Sniffers look at the first few lines only, never the whole text. */
@@ -80,6 +81,8 @@ export const SNIFFERS: readonly Sniffer[] = [
   { id: 'dsh-session-jsonl', sniff: sniffSessionJsonl },
   { id: 'chunk-json', sniff: sniffChunkJson },
   { id: 'chunk-ndjson', sniff: sniffChunkNdjson },
+  { id: 'openai-sse', sniff: (text) => sniffSseDialect(text) === 'openai-sse' },
+  { id: 'anthropic-sse', sniff: (text) => sniffSseDialect(text) === 'anthropic-sse' },
 ]
 
 /**

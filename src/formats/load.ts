@@ -10,6 +10,8 @@ import {
 } from './detect'
 import { isBlank, preview } from './json'
 import { readSessionJsonl } from './sessionJsonl'
+import { readSseSource } from './sse/readSse'
+import { sniffSseDialect } from './sse/sniff'
 import type { Diagnostic, FormatId, LoadedSource } from './types'
 
 /**
@@ -41,6 +43,18 @@ export const SOURCE_READERS: readonly SourceReader[] = [
     label: 'NDJSON of StreamChunks',
     sniff: sniffChunkNdjson,
     read: (text) => streamSource(readChunkNdjson(text)),
+  },
+  {
+    id: 'openai-sse',
+    label: 'a DeepSeek / OpenAI-compatible SSE body',
+    sniff: (text) => sniffSseDialect(text) === 'openai-sse',
+    read: (text) => readSseSource(text, 'openai-sse'),
+  },
+  {
+    id: 'anthropic-sse',
+    label: 'an Anthropic Messages SSE body',
+    sniff: (text) => sniffSseDialect(text) === 'anthropic-sse',
+    read: (text) => readSseSource(text, 'anthropic-sse'),
   },
 ]
 

@@ -13,7 +13,19 @@ export type Diagnostic = {
 }
 
 /** Input formats Chunkscope reads; detected from content, never from the file name. */
-export type FormatId = 'dsh-session-jsonl' | 'chunk-ndjson' | 'chunk-json'
+export type FormatId =
+  | 'dsh-session-jsonl'
+  | 'chunk-ndjson'
+  | 'chunk-json'
+  | 'openai-sse'
+  | 'anthropic-sse'
+  | 'har'
+  | 'dsh-live-recording'
+  | 'js-snippet'
+  | 'simplified-stream'
+  | 'dsh-session-zstd'
+  | 'dsh-session-zip'
+  | 'dsh-sqlite'
 
 /**
  * The result of loading one input: what it was, what was wrong with it, and the sessions it held.

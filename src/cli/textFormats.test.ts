@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { InspectReport } from './inspect'
+import { run } from './run'
+
+/** `chunkscope inspect --json` on the text formats of issue 5 (fixtures in src/formats/fixtures/). */
+const fixture = (name: string) =>
+  readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url), 'utf8')
+
+function inspect(name: string): { code: number; report: InspectReport } {
+  let out = ''
+  const code = run(['inspect', name, '--json'], { out: (t) => (out += t), err: () => {} }, () =>
+    fixture(name),
+  )
+  return { code, report: JSON.parse(out) as InspectReport }
+}
+
+describe('chunkscope inspect --json on captured and pasted formats', () => {
+  it('reads a DeepSeek SSE capture', () => {
+    const { code, report } = inspect('deepseek-reasoner-tool-calls.sse')
+    expect(code).toBe(0)
+    expect(report.format).toBe('openai-sse')
+    expect(report.streams.map((s) => s.id)).toEqual(['stream'])
+    expect(report.streams[0]!.finish).toEqual({ kind: 'tool-calls' })
+    expect(report.streams[0]!.blocks).toHaveLength(4)
+  })
+
+  it('reads a truncated Anthropic SSE capture to STREAM_CLOSED', () => {
+    const { code, report } = inspect('anthropic-truncated.sse')
+    expect(code).toBe(0)
+    expect(report.format).toBe('anthropic-sse')
+    expect(report.streams[0]!.finish).toMatchObject({ kind: 'error', failure: { code: 'STREAM_CLOSED' } })
+    expect(report.diagnostics.some((d) => d.severity === 'warning')).toBe(true)
+  })
+})

@@ -1,0 +1,185 @@
+import type { Attempt, Session, WireTrace } from '../../core/session'
+import type { Diagnostic } from '../types'
+import { WireTraceBuilder } from '../wire'
+import { createAnthropicTranslator } from './anthropic'
+import { httpFailure } from './httpFailure'
+import { createDeepSeekTranslator } from './openai'
+import { readHttpHead, scanSse } from './sseEvents'
+import type { TranslatorNote, WireTranslator } from './translator'
+
+export type SseDialect = 'openai-sse' | 'anthropic-sse'
+
+/** What reading one SSE body gave: its stream (with the wire pairing) and what was noticed. */
+export type SseRead = { readonly attempt: Attempt | null; readonly diagnostics: Diagnostic[] }
+
+export type SseOptions = {
+  /** The stream's id (`stream` for a file, `har3` for a HAR entry). */
+  readonly id?: string
+  readonly request?: WireTrace['request']
+  /** Added to every line number (a body inside a bigger file). */
+  readonly lineOffset?: number
+}
+
+export function createTranslator(dialect: SseDialect): WireTranslator {
+  return dialect === 'openai-sse' ? createDeepSeekTranslator() : createAnthropicTranslator()
+}
+
+/**
+ * Translates a captured SSE body (optionally after an HTTP head, as `curl -i` prints it) into one stream, exactly
+ * as the harness's adapter would have (PROTOCOL.md §9), keeping which raw event became which chunks. An HTTP error
+ * head (status ≥ 400) becomes the harness's failure (`httpFailure`) as the only chunk.
+ */
+export function readSseStream(text: string, dialect: SseDialect, options: SseOptions = {}): SseRead {
+  const diagnostics: Diagnostic[] = []
+  const offset = options.lineOffset ?? 0
+  const head = readHttpHead(text)
+  const trace = new WireTraceBuilder(dialect, text)
+  const translator = createTranslator(dialect)
+  const notes = new NoteCounter(offset)
+  const request = options.request
+  if (head !== null && head.status >= 400) {
+    const body = text.slice(head.bodyStart)
+    const failure = httpFailure(head.status, head.headers, body)
+    diagnostics.push({
+      line: 1 + offset,
+      severity: 'info',
+      message: `line ${1 + offset}: HTTP ${head.status} response: the harness raises ${failure.code}, shown as the stream's finish`,
+    })
+    trace.event(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'), 1)
+    trace.emit([{ type: 'finish', reason: { kind: 'error', failure } }])
+    return {
+      attempt: attempt(options.id, trace.chunks, trace.build(withStatus(request, head.status))),
+      diagnostics,
+    }
+  }
+  const scan = scanSse(
+    text,
+    (event) => {
+      trace.event(event.start, event.end, event.line)
+      if (translator.finished) {
+        notes.add(
+          { key: 'after-finish', severity: 'warning', message: 'event after the end of the stream: ignored' },
+          event.line,
+        )
+        return
+      }
+      const chunks = translator.push(event.data, event.event)
+      trace.emit(chunks)
+      for (const note of translator.takeNotes()) notes.add(note, event.line)
+      if (translator.finished) {
+        const last = chunks.at(-1)
+        if (last?.type === 'finish' && last.reason.kind === 'error') {
+          const code = last.reason.failure.code
+          if (code === 'MALFORMED_RESPONSE') {
+            diagnostics.push({
+              line: event.line + offset,
+              severity: 'error',
+              message: `line ${event.line + offset}: ${last.reason.failure.message}; the stream ends here (MALFORMED_RESPONSE)`,
+            })
+          }
+        }
+      }
+    },
+    head?.bodyStart ?? 0,
+    head?.bodyLine ?? 1,
+  )
+  if (!translator.finished) {
+    trace.emit(translator.end('eof'), false)
+    diagnostics.push({
+      severity: 'warning',
+      message: `the body ends before ${dialect === 'openai-sse' ? '[DONE]' : 'message_stop'}: finish error STREAM_CLOSED, open blocks stay open`,
+    })
+  }
+  if (scan.strangeCount > 0) {
+    for (const strange of scan.strange) {
+      diagnostics.push({
+        line: strange.line + offset,
+        severity: 'warning',
+        message: `line ${strange.line + offset}: not an SSE field (data:, event:, id:, retry: or a : comment): ignored`,
+      })
+    }
+    if (scan.strangeCount > scan.strange.length) {
+      diagnostics.push({
+        severity: 'warning',
+        message: `${scan.strangeCount - scan.strange.length} more lines that are no SSE field were ignored`,
+      })
+    }
+  }
+  if (scan.tornTail !== null) {
+    const line = scan.tornTail.line + offset
+    diagnostics.push({
+      line,
+      severity: 'warning',
+      message: `line ${line}: the last line has no line break (a capture cut short): not read, as an SSE parser would not`,
+    })
+  }
+  if (scan.unterminatedLast) {
+    diagnostics.push({
+      severity: 'info',
+      message: 'the last event is not followed by a blank line: read anyway (EventSource would drop it)',
+    })
+  }
+  if (scan.comments > 0) {
+    diagnostics.push({
+      severity: 'info',
+      message: `${scan.comments} SSE comment line${scan.comments === 1 ? '' : 's'} (keep-alives) carried nothing`,
+    })
+  }
+  diagnostics.push(...notes.diagnostics())
+  if (trace.eventCount === 0) {
+    diagnostics.push({ severity: 'error', message: 'no SSE data events in the body' })
+  }
+  return { attempt: attempt(options.id, trace.chunks, trace.build(request)), diagnostics }
+}
+
+function withStatus(
+  request: WireTrace['request'] | undefined,
+  status: number,
+): WireTrace['request'] | undefined {
+  return request === undefined ? undefined : { ...request, status }
+}
+
+function attempt(id: string | undefined, chunks: Attempt['chunks'], wire: WireTrace): Attempt {
+  return {
+    id: id ?? 'stream',
+    turn: null,
+    step: null,
+    attempt: null,
+    kind: 'stream',
+    chunks,
+    recorded: null,
+    wire,
+  }
+}
+
+/** Translator notes grouped by key: one diagnostic per kind with a count and the first line. */
+export class NoteCounter {
+  private readonly groups = new Map<string, { note: TranslatorNote; line: number; count: number }>()
+  constructor(private readonly offset = 0) {}
+
+  add(note: TranslatorNote, line: number): void {
+    const group = this.groups.get(note.key)
+    if (group) group.count += 1
+    else this.groups.set(note.key, { note, line: line + this.offset, count: 1 })
+  }
+
+  diagnostics(): Diagnostic[] {
+    return [...this.groups.values()].map(({ note, line, count }) => ({
+      line,
+      severity: note.severity,
+      message: `line ${line}: ${note.message}${count > 1 ? ` (${count} times)` : ''}`,
+    }))
+  }
+}
+
+/** A reader's result for a whole file holding one SSE body. */
+export function readSseSource(
+  text: string,
+  dialect: SseDialect,
+): { diagnostics: Diagnostic[]; sessions: Session[] } {
+  const read = readSseStream(text, dialect)
+  if (read.attempt === null || read.attempt.chunks.length === 0)
+    return { diagnostics: read.diagnostics, sessions: [] }
+  const session: Session = { header: null, events: [], turns: [], streams: [read.attempt], messages: [] }
+  return { diagnostics: read.diagnostics, sessions: [session] }
+}

@@ -1,0 +1,58 @@
+import { readHttpHead } from './sseEvents'
+import type { SseDialect } from './readSse'
+
+const PEEK_LINES = 30
+const PEEK_CHARS = 1 << 16
+const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'ping',
+])
+const FIELD = /^(data|event|id|retry):/
+
+/**
+ * Which SSE dialect a text holds, from its first lines only; null when it is no SSE body. Accepts an HTTP head
+ * first (`curl -i`); a head with status ≥ 400 counts as a (failed) stream. Anthropic when an `event:` name or a
+ * data payload's `type` is one of the Messages stream's events, else OpenAI-compatible.
+ */
+export function sniffSseDialect(text: string): SseDialect | null {
+  const head = readHttpHead(text.slice(0, PEEK_CHARS))
+  let from = 0
+  if (head !== null) {
+    from = head.bodyStart
+    const type = head.headers['content-type'] ?? ''
+    if (head.status >= 400)
+      return /"type"\s*:\s*"error"/.test(text.slice(from, from + 4096)) ? 'anthropic-sse' : 'openai-sse'
+    if (!type.includes('event-stream') && !text.startsWith('data:', from) && !text.startsWith('event:', from))
+      return null
+  }
+  let seen = 0
+  let data = 0
+  let anthropic = false
+  let pos = from
+  while (pos < text.length && seen < PEEK_LINES && pos - from < PEEK_CHARS) {
+    const newline = text.indexOf('\n', pos)
+    const end = newline === -1 ? text.length : newline
+    const line = text.slice(pos, Math.min(end, pos + 4096)).replace(/\r$/, '')
+    pos = end + 1
+    const content = seen === 0 ? line.replace(/^\uFEFF/, '') : line
+    if (content.trim() === '') continue
+    seen += 1
+    if (content.startsWith(':')) continue
+    if (!FIELD.test(content)) return null
+    if (content.startsWith('event:')) {
+      if (ANTHROPIC_EVENTS.has(content.slice(6).trim())) anthropic = true
+    } else if (content.startsWith('data:')) {
+      data += 1
+      const payload = content.slice(5)
+      if (/^\s*\{\s*"type"\s*:\s*"(message_start|content_block_|message_delta|message_stop)/.test(payload))
+        anthropic = true
+    }
+  }
+  if (data === 0 && !anthropic) return null
+  return anthropic ? 'anthropic-sse' : 'openai-sse'
+}

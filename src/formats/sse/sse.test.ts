@@ -1,0 +1,444 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { detectFormat } from '../detect'
+import { loadSource } from '../load'
+import { wireEvent, wireEventOfChunk } from '../wire'
+import { createAnthropicTranslator } from './anthropic'
+import { httpFailure, httpFailureCode } from './httpFailure'
+import { createDeepSeekTranslator } from './openai'
+import { readSseStream } from './readSse'
+import { scanSse } from './sseEvents'
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
+const sse = (...payloads: unknown[]) =>
+  payloads.map((p) => `data: ${typeof p === 'string' ? p : JSON.stringify(p)}\n\n`).join('')
+const chunksOf = (text: string, dialect: 'openai-sse' | 'anthropic-sse' = 'openai-sse') =>
+  readSseStream(text, dialect).attempt!.chunks.map((c) => c.chunk)
+
+describe('scanSse', () => {
+  it('joins data lines, keeps event names, skips comments and dispatches at blank lines', () => {
+    const events: { data: string; event: string; line: number }[] = []
+    const scan = scanSse(': hi\r\nevent: a\r\ndata: one\r\ndata:two\r\nid: 7\r\n\r\n\r\ndata: x\n', (e) =>
+      events.push({ data: e.data, event: e.event, line: e.line }),
+    )
+    expect(events).toEqual([
+      { data: 'one\ntwo', event: 'a', line: 2 },
+      { data: 'x', event: '', line: 8 },
+    ])
+    expect(scan).toMatchObject({ comments: 1, tornTail: null, unterminatedLast: true })
+  })
+
+  it('does not read a torn last line', () => {
+    const events: string[] = []
+    const scan = scanSse('data: 1\n\ndata: {"cut', (e) => events.push(e.data))
+    expect(events).toEqual(['1'])
+    expect(scan.tornTail).toEqual({ line: 3, text: 'data: {"cut' })
+  })
+})
+
+describe('DeepSeek / OpenAI-compatible translation (PROTOCOL.md §9)', () => {
+  it('reproduces the §9 worked example exactly', () => {
+    const tc = (call: Record<string, unknown>) => ({ choices: [{ index: 0, delta: { tool_calls: [call] } }] })
+    const text = sse(
+      { choices: [{ index: 0, delta: { reasoning_content: '' } }] },
+      tc({ index: 0, id: 'call_00_x', function: { name: 'get_weather', arguments: '' } }),
+      tc({ index: 0, function: { arguments: '{"city"' } }),
+      tc({ index: 0, function: { arguments: ': "Paris"}' } }),
+      {
+        choices: [{ index: 0, delta: { content: '' }, finish_reason: 'tool_calls' }],
+        usage: { prompt_tokens: 28, completion_tokens: 6 },
+      },
+      '[DONE]',
+    )
+    const tcd = (argumentsDelta: string) => ({
+      type: 'tool-call-delta',
+      index: 0,
+      id: 'call_00_x',
+      name: 'get_weather',
+      argumentsDelta,
+    })
+    expect(chunksOf(text)).toEqual([
+      { type: 'block-start', index: 0, blockType: 'tool-call' },
+      tcd(''),
+      tcd('{"city"'),
+      tcd(': "Paris"}'),
+      {
+        type: 'block-end',
+        index: 0,
+        block: { type: 'tool-call', id: 'call_00_x', name: 'get_weather', arguments: '{"city": "Paris"}' },
+      },
+      { type: 'usage', usage: { inputTokens: 28, outputTokens: 6 } },
+      { type: 'finish', reason: { kind: 'tool-calls' } },
+    ])
+  })
+
+  it('opens one reasoning and one text block lazily; later text appends to the earlier text block', () => {
+    const t = createDeepSeekTranslator()
+    const d = (delta: unknown) => JSON.stringify({ choices: [{ index: 0, delta }] })
+    expect(t.push(d({ reasoning_content: 'a' }))).toEqual([
+      { type: 'block-start', index: 0, blockType: 'reasoning' },
+      { type: 'reasoning-delta', index: 0, text: 'a' },
+    ])
+    expect(t.push(d({ content: 'x', reasoning_content: 'b' }))).toEqual([
+      { type: 'reasoning-delta', index: 0, text: 'b' },
+      { type: 'block-start', index: 1, blockType: 'text' },
+      { type: 'text-delta', index: 1, text: 'x' },
+    ])
+    expect(t.push(d({ tool_calls: [{ index: 3, function: { arguments: '{' } }] }))).toEqual([
+      { type: 'block-start', index: 2, blockType: 'tool-call' },
+      { type: 'tool-call-delta', index: 2, id: '', argumentsDelta: '{' },
+    ])
+    // id known late is sticky; name repeated once known; arguments ?? ''
+    expect(t.push(d({ tool_calls: [{ index: 3, id: 'c9', function: { name: 'f' } }] }))).toEqual([
+      { type: 'tool-call-delta', index: 2, id: 'c9', name: 'f', argumentsDelta: '' },
+    ])
+    expect(t.push(d({ tool_calls: [{ index: 3, function: { arguments: '}' } }], content: 'y' }))).toEqual([
+      { type: 'text-delta', index: 1, text: 'y' },
+      { type: 'tool-call-delta', index: 2, id: 'c9', name: 'f', argumentsDelta: '}' },
+    ])
+    expect(t.end('done')).toEqual([
+      { type: 'block-end', index: 0, block: { type: 'reasoning', text: 'ab' } },
+      { type: 'block-end', index: 1, block: { type: 'text', text: 'xy' } },
+      { type: 'block-end', index: 2, block: { type: 'tool-call', id: 'c9', name: 'f', arguments: '{}' } },
+      { type: 'finish', reason: { kind: 'stop' } },
+    ])
+    expect(t.finished).toBe(true)
+    expect(t.push(d({ content: 'late' }))).toEqual([])
+  })
+
+  it('maps finish reasons, including unknown ones to an error with the upper-cased code', () => {
+    const finishOf = (reason: string) =>
+      chunksOf(sse({ choices: [{ delta: { content: 'a' }, finish_reason: reason }] }, '[DONE]')).at(-1)
+    expect(finishOf('stop')).toEqual({ type: 'finish', reason: { kind: 'stop' } })
+    expect(finishOf('length')).toEqual({ type: 'finish', reason: { kind: 'max-tokens' } })
+    expect(finishOf('content_filter')).toEqual({
+      type: 'finish',
+      reason: {
+        kind: 'error',
+        failure: { message: 'model stopped: content_filter', code: 'CONTENT_FILTER' },
+      },
+    })
+  })
+
+  it('maps usage with cached tokens (either field) and reasoning tokens, last wins', () => {
+    const usageOf = (usage: unknown) =>
+      chunksOf(sse({ choices: [{ delta: { content: 'a' } }] }, { choices: [], usage }, '[DONE]')).find(
+        (c) => c.type === 'usage',
+      )
+    expect(
+      usageOf({
+        prompt_tokens: 100,
+        completion_tokens: 9,
+        prompt_tokens_details: { cached_tokens: 60 },
+        completion_tokens_details: { reasoning_tokens: 4 },
+      }),
+    ).toEqual({
+      type: 'usage',
+      usage: { inputTokens: 40, outputTokens: 9, cacheReadTokens: 60, reasoningTokens: 4 },
+    })
+    expect(usageOf({ prompt_tokens: 100, completion_tokens: 9, prompt_cache_hit_tokens: 30 })).toEqual({
+      type: 'usage',
+      usage: { inputTokens: 70, outputTokens: 9, cacheReadTokens: 30 },
+    })
+  })
+
+  it('turns a stop with no block into EMPTY_RESPONSE, after usage', () => {
+    const chunks = chunksOf(
+      sse(
+        { choices: [{ delta: { content: '' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5 } },
+        '[DONE]',
+      ),
+    )
+    expect(chunks).toEqual([
+      { type: 'usage', usage: { inputTokens: 5, outputTokens: 0 } },
+      {
+        type: 'finish',
+        reason: {
+          kind: 'error',
+          failure: { message: 'empty response: no content and no tool calls', code: 'EMPTY_RESPONSE' },
+        },
+      },
+    ])
+  })
+
+  it('ends with MALFORMED_RESPONSE at bad JSON and STREAM_CLOSED at end of body, blocks left open', () => {
+    const malformed = chunksOf(sse({ choices: [{ delta: { content: 'a' } }] }, '{"choices": [', '[DONE]'))
+    expect(malformed.map((c) => c.type)).toEqual(['block-start', 'text-delta', 'finish'])
+    expect(malformed.at(-1)).toMatchObject({
+      reason: { kind: 'error', failure: { code: 'MALFORMED_RESPONSE' } },
+    })
+    const closed = chunksOf(sse({ choices: [{ delta: { content: 'a' } }] }))
+    expect(closed.at(-1)).toEqual({
+      type: 'finish',
+      reason: { kind: 'error', failure: { message: 'stream closed before [DONE]', code: 'STREAM_CLOSED' } },
+    })
+  })
+})
+
+describe('HTTP failures (§9)', () => {
+  it('maps statuses to codes', () => {
+    expect([401, 403, 429, 413, 404, 500, 503].map((s) => httpFailureCode(s))).toEqual([
+      'AUTH',
+      'AUTH',
+      'RATE_LIMIT',
+      'INVALID_REQUEST',
+      'HTTP_404',
+      'SERVER',
+      'SERVER',
+    ])
+    expect(
+      httpFailureCode(400, '{"error":{"message":"This model\'s maximum context length is 65536 tokens"}}'),
+    ).toBe('CONTEXT_WINDOW_EXCEEDED')
+    expect(httpFailureCode(400, '{"error":{"message":"bad tool schema"}}')).toBe('INVALID_REQUEST')
+  })
+
+  it('reads Retry-After (seconds or date) and x-request-id', () => {
+    expect(
+      httpFailure(429, { 'retry-after': '2', 'x-request-id': 'req_1' }, '{"error":{"message":"slow down"}}'),
+    ).toEqual({
+      message: 'HTTP 429: slow down',
+      code: 'RATE_LIMIT',
+      status: 429,
+      providerRetryAfterMs: 2000,
+      requestId: 'req_1',
+    })
+    const now = Date.parse('2026-11-29T10:00:00Z')
+    expect(httpFailure(503, { 'Retry-After': 'Sun, 29 Nov 2026 10:00:05 GMT' }, '', now)).toEqual({
+      message: 'HTTP 503',
+      code: 'SERVER',
+      status: 503,
+      providerRetryAfterMs: 5000,
+    })
+    expect(httpFailure(500, new Headers({ 'x-request-id': 'abc' })).requestId).toBe('abc')
+  })
+
+  it('reads a captured error response with its HTTP head as a one-chunk failed stream', () => {
+    const source = loadSource(fixture('deepseek-rate-limited.http'))
+    expect(source.format).toBe('openai-sse')
+    expect(source.sessions[0]!.streams[0]!.chunks.map((c) => c.chunk)).toEqual([
+      {
+        type: 'finish',
+        reason: {
+          kind: 'error',
+          failure: {
+            message: 'HTTP 429: Rate limit reached for requests',
+            code: 'RATE_LIMIT',
+            status: 429,
+            providerRetryAfterMs: 7000,
+            requestId: '01JDX3Q9R8M2K7ZP',
+          },
+        },
+      },
+    ])
+  })
+})
+
+describe('Anthropic Messages translation (§9)', () => {
+  it('reads the fixture: thinking → reasoning, text, tool_use with re-serialised arguments, usage, finish', () => {
+    const chunks = chunksOf(fixture('anthropic-thinking-tool-use.sse'), 'anthropic-sse')
+    const tcd = (argumentsDelta: string) => ({
+      type: 'tool-call-delta',
+      index: 2,
+      id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+      name: 'list_files',
+      argumentsDelta,
+    })
+    expect(chunks).toEqual([
+      { type: 'block-start', index: 0, blockType: 'reasoning' },
+      { type: 'reasoning-delta', index: 0, text: 'The user asks for the files in src/.' },
+      { type: 'reasoning-delta', index: 0, text: ' A directory listing tool fits.' },
+      {
+        type: 'block-end',
+        index: 0,
+        block: {
+          type: 'reasoning',
+          text: 'The user asks for the files in src/. A directory listing tool fits.',
+        },
+      },
+      { type: 'block-start', index: 1, blockType: 'text' },
+      { type: 'text-delta', index: 1, text: 'Let me' },
+      { type: 'text-delta', index: 1, text: ' list the files' },
+      { type: 'text-delta', index: 1, text: ' in `src/`.' },
+      { type: 'block-end', index: 1, block: { type: 'text', text: 'Let me list the files in `src/`.' } },
+      { type: 'block-start', index: 2, blockType: 'tool-call' },
+      tcd(''),
+      tcd('{"path": "sr'),
+      tcd('c/", "recur'),
+      tcd('sive": false}'),
+      {
+        type: 'block-end',
+        index: 2,
+        block: {
+          type: 'tool-call',
+          id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+          name: 'list_files',
+          arguments: '{"path":"src/","recursive":false}',
+        },
+      },
+      {
+        type: 'usage',
+        usage: { inputTokens: 472, outputTokens: 89, cacheReadTokens: 2048, cacheWriteTokens: 0 },
+      },
+      { type: 'finish', reason: { kind: 'tool-calls' } },
+    ])
+  })
+
+  it('classifies error events and maps stop reasons', () => {
+    const codeOf = (type: string) => {
+      const t = createAnthropicTranslator()
+      return t.push(JSON.stringify({ type: 'error', error: { type, message: 'm' } }))
+    }
+    expect(codeOf('overloaded_error')).toEqual([
+      { type: 'finish', reason: { kind: 'error', failure: { message: 'm', code: 'SERVER' } } },
+    ])
+    const codes = ['rate_limit_error', 'authentication_error', 'invalid_request_error', 'weird_error'].map(
+      (type) => (codeOf(type)[0] as { reason: { failure: { code: string } } }).reason.failure.code,
+    )
+    expect(codes).toEqual(['RATE_LIMIT', 'AUTH', 'INVALID_REQUEST', 'UNKNOWN'])
+    const stop = (reason: string) => {
+      const t = createAnthropicTranslator()
+      t.push(JSON.stringify({ type: 'message_delta', delta: { stop_reason: reason } }))
+      return t.push('{"type":"message_stop"}')
+    }
+    expect(stop('end_turn')).toEqual([{ type: 'finish', reason: { kind: 'stop' } }])
+    expect(stop('stop_sequence')).toEqual([{ type: 'finish', reason: { kind: 'stop' } }])
+    expect(stop('max_tokens')).toEqual([{ type: 'finish', reason: { kind: 'max-tokens' } }])
+  })
+
+  it('ends the overloaded fixture with SERVER and leaves the text block open', () => {
+    const chunks = chunksOf(fixture('anthropic-overloaded.sse'), 'anthropic-sse')
+    expect(chunks.at(-1)).toEqual({
+      type: 'finish',
+      reason: { kind: 'error', failure: { message: 'Overloaded', code: 'SERVER' } },
+    })
+    expect(chunks.filter((c) => c.type === 'block-start')).toHaveLength(2)
+    expect(chunks.filter((c) => c.type === 'block-end')).toHaveLength(1)
+  })
+
+  it('ends the truncated fixture with STREAM_CLOSED and says the last line is cut', () => {
+    const read = readSseStream(fixture('anthropic-truncated.sse'), 'anthropic-sse')
+    expect(read.attempt!.chunks.at(-1)!.chunk).toMatchObject({
+      reason: { kind: 'error', failure: { code: 'STREAM_CLOSED' } },
+    })
+    expect(read.diagnostics.map((d) => d.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('the last line has no line break'),
+        expect.stringContaining('the body ends before message_stop'),
+      ]),
+    )
+  })
+})
+
+describe('SSE files', () => {
+  it('reads the DeepSeek fixture: blocks in opening order, closed at [DONE], usage with cache', () => {
+    const source = loadSource(fixture('deepseek-reasoner-tool-calls.sse'), 'x.sse')
+    expect(source.format).toBe('openai-sse')
+    const stream = source.sessions[0]!.streams[0]!
+    const chunks = stream.chunks.map((c) => c.chunk)
+    expect(chunks.filter((c) => c.type === 'block-end')).toEqual([
+      {
+        type: 'block-end',
+        index: 0,
+        block: {
+          type: 'reasoning',
+          text: 'The user wants the weather in Paris and Tokyo. I should call get_weather once per city.',
+        },
+      },
+      { type: 'block-end', index: 1, block: { type: 'text', text: "I'll check both cities for you." } },
+      {
+        type: 'block-end',
+        index: 2,
+        block: {
+          type: 'tool-call',
+          id: 'call_00_x7Kq2mW9',
+          name: 'get_weather',
+          arguments: '{"city": "Paris", "unit": "c"}',
+        },
+      },
+      {
+        type: 'block-end',
+        index: 3,
+        block: {
+          type: 'tool-call',
+          id: 'call_01_b3Vn8pLs',
+          name: 'get_weather',
+          arguments: '{"city": "Tokyo", "unit": "c"}',
+        },
+      },
+    ])
+    expect(chunks.slice(-2)).toEqual([
+      {
+        type: 'usage',
+        usage: { inputTokens: 28, outputTokens: 96, cacheReadTokens: 384, reasoningTokens: 41 },
+      },
+      { type: 'finish', reason: { kind: 'tool-calls' } },
+    ])
+    expect(stream.chunks.map((c) => c.seq)).toEqual(chunks.map((_, k) => k))
+    expect(stream.chunks.every((c) => c.time === null)).toBe(true)
+  })
+
+  it('pairs every raw event with the chunks it became', () => {
+    const text = fixture('deepseek-reasoner-tool-calls.sse')
+    const stream = loadSource(text).sessions[0]!.streams[0]!
+    const wire = stream.wire!
+    expect(wire.format).toBe('openai-sse')
+    expect(wire.count).toBe(18)
+    expect(wireEvent(wire, 0)).toMatchObject({ index: 0, line: 1, chunkPositions: [] })
+    expect(wireEvent(wire, 1)).toMatchObject({ line: 3, chunkPositions: [0, 1] })
+    expect(wireEvent(wire, 1)!.raw.startsWith('data: {"id"')).toBe(true)
+    const done = wireEvent(wire, 17)!
+    expect(done.raw).toBe('data: [DONE]')
+    expect(done.chunkPositions).toEqual([19, 20, 21, 22, 23, 24])
+    // every chunk is produced by exactly one event
+    const owners = stream.chunks.map((_, k) => wireEventOfChunk(wire, k))
+    expect(owners.every((i) => i >= 0)).toBe(true)
+    expect(owners[0]).toBe(1)
+    expect(wireEventOfChunk(wire, 24)).toBe(17)
+    expect(wireEventOfChunk(wire, 25)).toBe(-1)
+  })
+
+  it('reads the truncated variant to STREAM_CLOSED with open blocks and unpaired finish', () => {
+    const source = loadSource(fixture('deepseek-reasoner-truncated.sse'))
+    const stream = source.sessions[0]!.streams[0]!
+    const chunks = stream.chunks.map((c) => c.chunk)
+    expect(chunks.some((c) => c.type === 'block-end')).toBe(false)
+    expect(chunks.at(-1)).toMatchObject({ reason: { kind: 'error', failure: { code: 'STREAM_CLOSED' } } })
+    expect(wireEventOfChunk(stream.wire!, chunks.length - 1)).toBe(-1)
+    expect(source.diagnostics.map((d) => d.severity)).toContain('warning')
+  })
+
+  it('reads the malformed variant to MALFORMED_RESPONSE with a line-numbered error, later events ignored', () => {
+    const source = loadSource(fixture('deepseek-malformed-json.sse'))
+    const chunks = source.sessions[0]!.streams[0]!.chunks.map((c) => c.chunk)
+    expect(chunks.at(-1)).toMatchObject({
+      reason: { kind: 'error', failure: { code: 'MALFORMED_RESPONSE' } },
+    })
+    expect(source.diagnostics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ line: 17, severity: 'error' }),
+        expect.objectContaining({ severity: 'warning', message: expect.stringContaining('(11 times)') }),
+      ]),
+    )
+  })
+
+  it('is detected from content, Anthropic by its event names or payload types', () => {
+    expect(detectFormat(fixture('deepseek-reasoner-tool-calls.sse'))).toBe('openai-sse')
+    expect(detectFormat(': keep-alive\n\ndata: {"choices":[]}\n\n')).toBe('openai-sse')
+    expect(detectFormat(fixture('anthropic-thinking-tool-use.sse'))).toBe('anthropic-sse')
+    expect(detectFormat('data: {"type":"message_start","message":{}}\n\n')).toBe('anthropic-sse')
+    expect(detectFormat('event: foo\n\n')).toBeNull()
+    expect(detectFormat('HTTP/1.1 200 OK\ncontent-type: text/event-stream\n\ndata: {"choices":[]}\n\n')).toBe(
+      'openai-sse',
+    )
+  })
+
+  it('reads a 100 MB body in linear time', () => {
+    const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(60) } }] })}\n\n`
+    const text = event.repeat(Math.ceil(100e6 / event.length)) + 'data: [DONE]\n\n'
+    const started = performance.now()
+    const read = readSseStream(text, 'openai-sse')
+    const elapsed = performance.now() - started
+    expect(read.attempt!.chunks.at(-1)!.chunk).toEqual({ type: 'finish', reason: { kind: 'stop' } })
+    expect(elapsed).toBeLessThan(40000) // ~2 s on an idle machine; CI boxes are shared
+  }, 120000)
+})
