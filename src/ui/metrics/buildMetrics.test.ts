@@ -4,7 +4,8 @@ import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { loadSource } from '../../formats/load'
 import { chunk } from '../../test/builders'
 import { sourced } from '../../test/chunks'
-import { MAX_BUCKETS, buildMetrics } from './buildMetrics'
+import fc from 'fast-check'
+import { MAX_BUCKETS, buildMetrics, median } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 
 const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
@@ -181,5 +182,18 @@ describe('format', () => {
       '3 min 5 s',
     ])
     expect([3, 12.345, 1234.5].map(formatNumber)).toEqual(['3', '12.3', '1,235'])
+  })
+})
+
+describe('median', () => {
+  test('selection agrees with sorting, odd and even lengths, duplicates included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 60 }), (values) => {
+        const sorted = [...values].sort((a, b) => a - b)
+        const n = sorted.length
+        const expected = n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2
+        expect(median(Float64Array.from(values))).toBe(expected)
+      }),
+    )
   })
 })
