@@ -37,7 +37,8 @@ export function redactText(text: string): string {
 /**
  * Masks the values of (possibly partial or invalid) JSON text, keeping its length and structure: object keys,
  * braces, brackets, colons, commas, whitespace and `true`/`false`/`null` stay; string values become `x…x` (escapes
- * included, so the string stays valid); digits of numbers become `1` (no leading-zero problems); any other
+ * included, so the string stays valid); digits of numbers become `1` (no leading-zero problems; sign, point and
+ * exponent stay); any other
  * character outside a string becomes `x`. Valid JSON stays valid JSON of the same shape.
  *
  * @example
@@ -74,7 +75,15 @@ export function maskJsonValues(text: string): string {
       i += literal.length
       continue
     }
-    out += c >= '0' && c <= '9' ? '1' : c === '-' || c === '+' || c === '.' ? c : 'x'
+    if (c === '-' || (c >= '0' && c <= '9')) {
+      // A number token: digits become 1; sign, point and exponent stay.
+      let j = i
+      while (j < n && /[0-9eE.+-]/.test(text[j]!)) j += 1
+      out += text.slice(i, j).replace(/[0-9]/g, '1')
+      i = j
+      continue
+    }
+    out += 'x'
     i += 1
   }
   return out
