@@ -1,5 +1,6 @@
 import { CHUNK_TYPES } from '../core/protocol'
 import { isBlank, isRecord, lines, parseJson } from './json'
+import { sniffSimplified } from './simplified/simplified'
 import { sniffSseDialect } from './sse/sniff'
 import type { FormatId } from './types'
 
@@ -79,6 +80,7 @@ export function sniffChunkNdjson(text: string): boolean {
 /** The built-in sniffers, most specific first. */
 export const SNIFFERS: readonly Sniffer[] = [
   { id: 'dsh-session-jsonl', sniff: sniffSessionJsonl },
+  { id: 'simplified-stream', sniff: sniffSimplified },
   { id: 'chunk-json', sniff: sniffChunkJson },
   { id: 'chunk-ndjson', sniff: sniffChunkNdjson },
   { id: 'openai-sse', sniff: (text) => sniffSseDialect(text) === 'openai-sse' },

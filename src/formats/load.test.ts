@@ -22,8 +22,10 @@ describe('loadSource', () => {
           line: 1,
           severity: 'error',
           message:
-            'unrecognised format: expected a DeepSeek Harness session log, a JSON array of StreamChunks, NDJSON of ' +
-            'StreamChunks, a DeepSeek / OpenAI-compatible SSE body or an Anthropic Messages SSE body; ' +
+            'unrecognised format: expected a DeepSeek Harness session log, ' +
+            "the seed tutorial's simplified stream (text / tool_call / done), " +
+            'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
+            'a DeepSeek / OpenAI-compatible SSE body or an Anthropic Messages SSE body; ' +
             'first line starts with "Hello, this is not a log at all, just so…"',
         },
       ],

@@ -10,6 +10,7 @@ import {
 } from './detect'
 import { isBlank, preview } from './json'
 import { readSessionJsonl } from './sessionJsonl'
+import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
 import { readSseSource } from './sse/readSse'
 import { sniffSseDialect } from './sse/sniff'
 import type { Diagnostic, FormatId, LoadedSource } from './types'
@@ -31,6 +32,13 @@ export const SOURCE_READERS: readonly SourceReader[] = [
     label: 'a DeepSeek Harness session log',
     sniff: sniffSessionJsonl,
     read: readSessionSource,
+  },
+  {
+    // Before chunk-json: a JSON array of simplified chunks also starts with `[`.
+    id: 'simplified-stream',
+    label: "the seed tutorial's simplified stream (text / tool_call / done)",
+    sniff: sniffSimplified,
+    read: readSimplifiedSource,
   },
   {
     id: 'chunk-json',
