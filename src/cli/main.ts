@@ -1,9 +1,9 @@
 // The `chunkscope` command: the same formats and core as the web app, printing text or the --json contract.
 import process from 'node:process'
-import { run } from './run'
+import { runBytes } from './run'
 
 try {
-  process.exitCode = run(process.argv.slice(2), {
+  process.exitCode = await runBytes(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
   })

@@ -2,7 +2,10 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { loadSource } from '../formats/load'
+import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
+import type { LoadedSource } from '../formats/types'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
+import { loadSqlJsNode } from './sqlJsNode'
 
 const USAGE = `chunkscope — replay LLM StreamChunk streams through a faithful BlockAssembler
 
@@ -11,17 +14,54 @@ Usage:
   chunkscope lint FILE               findings; exit 1 on errors or recorded mismatches, 2 if unreadable
   chunkscope --help
 
-FILE: a DeepSeek Harness session log (session.jsonl), NDJSON of StreamChunks or a JSON array of them.
+FILE: a DeepSeek Harness session log (session.jsonl, session.jsonl.zstd, the web UI's dsh-session-<id>.zip or the
+SQLite session store), NDJSON of StreamChunks or a JSON array of them.
 `
 
 type Io = { readonly out: (text: string) => void; readonly err: (text: string) => void }
 
-/** Runs one command and returns its exit code; never throws for bad input. */
+type Command = { readonly command: 'inspect' | 'lint'; readonly json: boolean; readonly path: string }
+
+/** Runs one command on FILE read as UTF-8 text and returns its exit code; never throws for bad input. */
 export function run(
   argv: readonly string[],
   io: Io,
   readText = (path: string) => readFileSync(path, 'utf8'),
 ): number {
+  const parsed = parseArgs(argv, io)
+  if (typeof parsed === 'number') return parsed
+  let text: string
+  try {
+    text = readText(parsed.path)
+  } catch (error) {
+    return cannotRead(parsed.path, error, io)
+  }
+  return report(parsed, loadSource(text, basename(parsed.path)), io)
+}
+
+/**
+ * Runs one command on FILE read as bytes, so the binary containers (zstd, zip, SQLite) are recognised too: what
+ * the installed command runs. Never rejects for bad input.
+ */
+export async function runBytes(
+  argv: readonly string[],
+  io: Io,
+  readBytes: (path: string) => Uint8Array = (path) => readFileSync(path),
+  options: LoadBytesOptions = { sqlJs: loadSqlJsNode },
+): Promise<number> {
+  const parsed = parseArgs(argv, io)
+  if (typeof parsed === 'number') return parsed
+  let bytes: Uint8Array
+  try {
+    bytes = readBytes(parsed.path)
+  } catch (error) {
+    return cannotRead(parsed.path, error, io)
+  }
+  return report(parsed, await loadBytes(bytes, basename(parsed.path), options), io)
+}
+
+/** The command to run, or the exit code when there is nothing to run (help, usage errors). */
+function parseArgs(argv: readonly string[], io: Io): Command | number {
   const [command, ...rest] = argv
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out(USAGE)
@@ -40,25 +80,25 @@ export function run(
     )
     return 2
   }
-  const path = files[0]!
-  let text: string
-  try {
-    text = readText(path)
-  } catch (error) {
-    const code = (error as { code?: string }).code
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : String((error as Error).message ?? error)
-    io.err(`chunkscope: cannot read ${path}: ${why}\n`)
-    return 2
-  }
+  return { command, json, path: files[0]! }
+}
+
+function cannotRead(path: string, error: unknown, io: Io): number {
+  const code = (error as { code?: string }).code
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'is a directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : String((error as Error).message ?? error)
+  io.err(`chunkscope: cannot read ${path}: ${why}\n`)
+  return 2
+}
+
+function report({ command, json, path }: Command, source: LoadedSource, io: Io): number {
   const name = basename(path)
-  const source = loadSource(text, name)
   const report = buildInspectReport(source)
   if (command === 'inspect') {
     io.out(json ? JSON.stringify(report) + '\n' : formatInspect(name, report))

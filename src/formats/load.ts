@@ -118,7 +118,7 @@ function readSessionSource(text: string): { diagnostics: Diagnostic[]; sessions:
 }
 
 /** What the links between messages and streams say about the log (§6); assembly mismatches are the checks' job. */
-function citationDiagnostics(session: Session): Diagnostic[] {
+export function citationDiagnostics(session: Session): Diagnostic[] {
   const found: Diagnostic[] = []
   for (const message of session.messages) {
     const at = `line ${message.line}: assistant/message seq ${message.seq}`

@@ -1,6 +1,8 @@
 /// <reference lib="webworker" />
 import { loadSource } from '../formats/load'
+import { loadBytes } from '../formats/loadBytes'
 import type { LoadProgress, LoadRequest, LoadResponse } from './loadMessages'
+import { loadSqlJsBrowser } from './sqlJsBrowser'
 import { splitSource } from './transfer'
 
 // A thin entry point over formats/: read bytes with progress, parse, post the result back.
@@ -14,35 +16,42 @@ function progress(phase: LoadProgress['phase'], done: number, total: number): vo
   post({ type: 'progress', progress: { phase, done, total } })
 }
 
-/** Reads a Blob as UTF-8 text in pieces, so a large file shows reading progress. */
-async function readText(file: Blob): Promise<string> {
+/** Reads a Blob's bytes in pieces into one buffer, so a large file shows reading progress. */
+async function readBytes(file: Blob): Promise<Uint8Array> {
   const reader = file.stream().getReader()
-  const decoder = new TextDecoder()
-  const parts: string[] = []
+  let bytes = new Uint8Array(file.size)
   let done = 0
   let lastReport = 0
   for (;;) {
     const { value, done: finished } = await reader.read()
     if (finished) break
+    if (done + value.byteLength > bytes.length) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, done + value.byteLength))
+      grown.set(bytes.subarray(0, done))
+      bytes = grown
+    }
+    bytes.set(value, done)
     done += value.byteLength
-    parts.push(decoder.decode(value, { stream: true }))
     if (done - lastReport > 4 << 20) {
       progress('reading', done, file.size)
       lastReport = done
     }
   }
-  parts.push(decoder.decode())
   progress('reading', file.size, file.size)
-  return parts.join('')
+  return done === bytes.length ? bytes : bytes.subarray(0, done)
 }
 
 scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
   const request = event.data
   try {
-    const text = request.type === 'load-file' ? await readText(request.file) : request.text
-    progress('parsing', 0, text.length)
-    const source = loadSource(text, request.name)
-    progress('parsing', text.length, text.length)
+    // Files go through loadBytes, which recognises the binary containers (zstd, zip, SQLite) by their magic bytes.
+    const input = request.type === 'load-file' ? await readBytes(request.file) : request.text
+    progress('parsing', 0, input.length)
+    const source =
+      typeof input === 'string'
+        ? loadSource(input, request.name)
+        : await loadBytes(input, request.name, { sqlJs: loadSqlJsBrowser })
+    progress('parsing', input.length, input.length)
     const { shell, plan, parts } = splitSource(source)
     post({ type: 'shell', source: shell, plan, parts: parts.length })
     for (const part of parts) post({ type: 'part', part })

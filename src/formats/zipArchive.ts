@@ -1,0 +1,213 @@
+import { inflateSync } from 'fflate'
+import type { Diagnostic } from './types'
+
+/**
+ * Just enough of the ZIP format (APPNOTE 6.3) to read chosen entries of the web UI's session export without
+ * inflating the rest (`media/…` can be large): the central directory names the entries, each chosen entry is
+ * inflated with fflate and its CRC-32 checked. A zip whose end is cut off (no central directory) is read from its
+ * local headers instead.
+ */
+
+export type ZipEntry = {
+  readonly name: string
+  /** 0 stored, 8 deflated; anything else is reported when read. */
+  readonly method: number
+  readonly flags: number
+  readonly crc: number
+  readonly compressedSize: number
+  readonly size: number
+  /** Offset of the entry's local header. */
+  readonly offset: number
+}
+
+export type ZipDirectory = { readonly entries: ZipEntry[]; readonly diagnostics: Diagnostic[] }
+
+const LOCAL = 0x04034b50
+const CENTRAL = 0x02014b50
+const END = 0x06054b50
+
+export function isZip(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && u32(bytes, 0) === LOCAL
+}
+
+/** The entries the archive lists, from its central directory (or, if that is missing, its local headers). */
+export function readZipDirectory(bytes: Uint8Array): ZipDirectory {
+  const diagnostics: Diagnostic[] = []
+  const end = findEnd(bytes)
+  if (end === -1) {
+    diagnostics.push({
+      severity: 'warning',
+      message:
+        'zip: no end-of-central-directory record: the archive is truncated; reading its entries from their local headers',
+    })
+    return { entries: scanLocalHeaders(bytes, diagnostics), diagnostics }
+  }
+  const count = u16(bytes, end + 10)
+  const directoryOffset = u32(bytes, end + 16)
+  if (directoryOffset === 0xffffffff || count === 0xffff) {
+    diagnostics.push({ severity: 'error', message: 'zip: ZIP64 archives are not supported' })
+    return { entries: [], diagnostics }
+  }
+  const entries: ZipEntry[] = []
+  let at = directoryOffset
+  for (let k = 0; k < count; k++) {
+    if (at + 46 > bytes.length || u32(bytes, at) !== CENTRAL) {
+      diagnostics.push({
+        byte: at,
+        severity: 'error',
+        message: `zip: central directory entry ${k + 1} of ${count} at byte ${at} is damaged; the rest of the directory is skipped`,
+      })
+      break
+    }
+    const nameLength = u16(bytes, at + 28)
+    entries.push({
+      flags: u16(bytes, at + 8),
+      method: u16(bytes, at + 10),
+      crc: u32(bytes, at + 16),
+      compressedSize: u32(bytes, at + 20),
+      size: u32(bytes, at + 24),
+      offset: u32(bytes, at + 42),
+      name: entryName(bytes.subarray(at + 46, at + 46 + nameLength)),
+    })
+    at += 46 + nameLength + u16(bytes, at + 30) + u16(bytes, at + 32)
+  }
+  return { entries, diagnostics }
+}
+
+/**
+ * The entry's bytes, inflated and CRC-checked; null with an error when they cannot be had. A CRC mismatch is an
+ * error but the bytes are still returned, so the user sees what the archive holds.
+ */
+export function readZipEntry(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  diagnostics: Diagnostic[],
+): Uint8Array | null {
+  const fail = (severity: Diagnostic['severity'], why: string) =>
+    diagnostics.push({
+      byte: entry.offset,
+      severity,
+      message: `zip entry ${entry.name} at byte ${entry.offset}: ${why}`,
+    })
+  if (entry.offset + 30 > bytes.length || u32(bytes, entry.offset) !== LOCAL) {
+    fail('error', 'no local header there; entry skipped')
+    return null
+  }
+  if (entry.flags & 1) {
+    fail('error', 'encrypted; entry skipped')
+    return null
+  }
+  const dataStart = entry.offset + 30 + u16(bytes, entry.offset + 26) + u16(bytes, entry.offset + 28)
+  const dataEnd = dataStart + entry.compressedSize
+  if (dataEnd > bytes.length) {
+    fail(
+      'error',
+      `its data is cut short (${Math.max(0, bytes.length - dataStart)} of ${entry.compressedSize} bytes); entry skipped`,
+    )
+    return null
+  }
+  const stored = bytes.subarray(dataStart, dataEnd)
+  let data: Uint8Array
+  if (entry.method === 0) data = stored
+  else if (entry.method === 8) {
+    try {
+      data = inflateSync(stored, { out: new Uint8Array(entry.size) })
+    } catch (error) {
+      fail(
+        'error',
+        `cannot be inflated (${error instanceof Error ? error.message : String(error)}); entry skipped`,
+      )
+      return null
+    }
+  } else {
+    fail(
+      'error',
+      `compression method ${entry.method} is not supported (only stored and deflate); entry skipped`,
+    )
+    return null
+  }
+  if (data.length !== entry.size)
+    fail('error', `inflated to ${data.length} bytes, the directory says ${entry.size}`)
+  const actual = crc32(data)
+  if (actual !== entry.crc) {
+    fail(
+      'error',
+      `CRC-32 mismatch (stored ${hex(entry.crc)}, computed ${hex(actual)}): the entry is corrupt; its content is shown anyway`,
+    )
+  }
+  return data
+}
+
+/** Local headers in file order, for an archive without its central directory. Stops at the first unreadable one. */
+function scanLocalHeaders(bytes: Uint8Array, diagnostics: Diagnostic[]): ZipEntry[] {
+  const entries: ZipEntry[] = []
+  let at = 0
+  while (at + 30 <= bytes.length && u32(bytes, at) === LOCAL) {
+    const flags = u16(bytes, at + 6)
+    const nameLength = u16(bytes, at + 26)
+    const entry = {
+      flags,
+      method: u16(bytes, at + 8),
+      crc: u32(bytes, at + 14),
+      compressedSize: u32(bytes, at + 18),
+      size: u32(bytes, at + 22),
+      offset: at,
+      name: entryName(bytes.subarray(at + 30, Math.min(bytes.length, at + 30 + nameLength))),
+    }
+    if (flags & 8) {
+      diagnostics.push({
+        byte: at,
+        severity: 'error',
+        message: `zip entry ${entry.name} at byte ${at}: its sizes follow its data (data descriptor), which cannot be found without the central directory; reading stops`,
+      })
+      break
+    }
+    entries.push(entry)
+    at += 30 + nameLength + u16(bytes, at + 28) + entry.compressedSize
+  }
+  return entries
+}
+
+/** The end-of-central-directory record, searched backwards over the longest possible comment; -1 if absent. */
+function findEnd(bytes: Uint8Array): number {
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff)
+  for (let at = bytes.length - 22; at >= lowest; at--) {
+    if (u32(bytes, at) === END && at + 22 + u16(bytes, at + 20) <= bytes.length) return at
+  }
+  return -1
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+/** CRC-32 (IEEE 802.3, as ZIP uses it). */
+export function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+const names = new TextDecoder('utf-8')
+
+function entryName(bytes: Uint8Array): string {
+  return names.decode(bytes)
+}
+
+function u16(bytes: Uint8Array, at: number): number {
+  return bytes[at]! | (bytes[at + 1]! << 8)
+}
+
+function u32(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+}
+
+function hex(value: number): string {
+  return `0x${value.toString(16).padStart(8, '0')}`
+}
