@@ -44,10 +44,10 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
   useEffect(() => {
     const list = listRef.current
     if (streamKey === null || list === null) return undefined
-    const reveal = () =>
-      list
-        .querySelector<HTMLElement>(`[data-key="${CSS.escape(streamKey)}"]`)
-        ?.scrollIntoView({ block: 'nearest' })
+    const reveal = () => {
+      const row = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(streamKey)}"]`)
+      if (row !== null && !fullyVisible(row)) row.scrollIntoView({ block: 'center' })
+    }
     reveal()
     // In a narrow window the outline lives in a closed drawer: reveal the selection again when it opens.
     let shown = list.clientHeight > 0
@@ -137,4 +137,16 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
       ))}
     </ul>
   )
+}
+
+/** Whether the row is wholly inside its scrolling ancestor (then it stays put: no jump on a click). */
+function fullyVisible(row: HTMLElement): boolean {
+  let scroller = row.parentElement
+  while (scroller !== null && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowY)) {
+    scroller = scroller.parentElement
+  }
+  if (scroller === null) return true
+  const box = row.getBoundingClientRect()
+  const view = scroller.getBoundingClientRect()
+  return box.top >= view.top && box.bottom <= view.bottom
 }
