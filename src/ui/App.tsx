@@ -52,17 +52,9 @@ export function App() {
       data-state={status === 'loading' || !hasSource ? 'loading' : 'idle'}
       className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
     >
-      <Toolbar />
+      <Toolbar outlineOpen={drawer} onToggleOutline={() => setDrawer(!drawer)} />
       <StatusBar />
       <div className="relative flex min-h-0 flex-1">
-        <button
-          type="button"
-          className="btn absolute top-1 left-1 z-20 wide:hidden"
-          aria-expanded={drawer}
-          onClick={() => setDrawer(!drawer)}
-        >
-          ☰ Outline
-        </button>
         <aside
           aria-label="Sidebar"
           style={{ width: sizes.left }}

@@ -6,7 +6,13 @@ import { ThemeSwitch } from './ThemeSwitch'
 import { useSourceLoader } from './useSourceLoader'
 
 /** The top bar: where streams come in (file, paste, examples), what is loaded, theme and help. */
-export function Toolbar() {
+type Props = {
+  /** Below the wide breakpoint the outline is a drawer, opened from here. */
+  readonly outlineOpen: boolean
+  readonly onToggleOutline: () => void
+}
+
+export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
   const input = useRef<HTMLInputElement>(null)
   const { openFile } = useSourceLoader()
   const { setHelpOpen } = useChunkscope((s) => s.actions)
@@ -16,6 +22,9 @@ export function Toolbar() {
 
   return (
     <header className="flex h-9 shrink-0 items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
+      <button type="button" className="btn wide:hidden" aria-expanded={outlineOpen} onClick={onToggleOutline}>
+        ☰ Outline
+      </button>
       <h1 className="mr-2 text-sm font-semibold">Chunkscope</h1>
       <button type="button" className="btn" onClick={() => input.current?.click()}>
         Open file
