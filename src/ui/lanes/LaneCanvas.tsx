@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import type { LaneModel } from './buildLaneModel'
@@ -40,6 +40,21 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
   const [size, setSize] = useState({ width: 0, height: 0 })
   const gutter = useMemo(() => gutterFor(model), [model])
   const dragging = useRef(false)
+  const pendingSeek = useRef<{ k: number; frame: number } | null>(null)
+  // Dragging seeks at most once per frame, to the newest position (older requests are dropped).
+  const seekSoon = (k: number) => {
+    if (pendingSeek.current !== null) {
+      pendingSeek.current.k = k
+      return
+    }
+    const request = { k, frame: 0 }
+    request.frame = requestAnimationFrame(() => {
+      pendingSeek.current = null
+      if (store.getState().k !== request.k) seekTo(request.k)
+    })
+    pendingSeek.current = request
+  }
+  useEffect(() => () => cancelAnimationFrame(pendingSeek.current?.frame ?? 0), [])
 
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -54,7 +69,9 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
     const base = baseRef.current
     const overlay = cursorRef.current
     if (scroller === null || base === null || overlay === null || size.width === 0) return
-    const geometry = (): Geometry => ({ ...size, gutter, scrollTop: scroller.scrollTop })
+    // The scroll offset is tracked from scroll events: reading scrollTop on every cursor move would force a layout.
+    let scrollTop = scroller.scrollTop
+    const geometry = (): Geometry => ({ ...size, gutter, scrollTop })
     const paintBase = () => {
       const ctx = prepare(base, geometry())
       if (ctx !== null) drawLanes(ctx, model, geometry(), palette)
@@ -71,11 +88,12 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
       if (order === undefined) return
       const view = size.height - RULER
       const top = order * LANE_HEIGHT
-      if (top >= scroller.scrollTop && top + LANE_HEIGHT <= scroller.scrollTop + view) return
+      if (top >= scrollTop && top + LANE_HEIGHT <= scrollTop + view) return
       scroller.scrollTop = top - view / 2 + LANE_HEIGHT / 2
     }
     let frame = 0
     const onScroll = () => {
+      scrollTop = scroller.scrollTop
       cancelAnimationFrame(frame)
       frame = requestAnimationFrame(paintBase)
     }
@@ -135,7 +153,7 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
           onPointerMove={(event) => {
             const at = pointer(event)
             onHover(at.inPlot && model.total > 0 ? { pos: at.pos, lane: at.lane } : null)
-            if (dragging.current && store.getState().k !== at.pos + 1) seekTo(at.pos + 1)
+            if (dragging.current) seekSoon(at.pos + 1)
           }}
           onPointerUp={() => (dragging.current = false)}
           onPointerCancel={() => (dragging.current = false)}

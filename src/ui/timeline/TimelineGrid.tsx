@@ -59,19 +59,27 @@ export function TimelineGrid({
     return () => observer.disconnect()
   }, [])
 
-  // Keep the current row in view, moving only when it is out of view (centred after a far jump).
+  // Keep the current row in view, moving only when it is out of view (centred after a far jump). The view's size
+  // and offset come from the ResizeObserver and the virtualizer's scroll tracking: reading them from the element
+  // here would force a layout on every step.
+  const offset = virtualizer.scrollOffset ?? 0
+  const offsetRef = useRef(offset)
+  useLayoutEffect(() => {
+    offsetRef.current = offset
+  }, [offset])
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (el === null || rows.count === 0 || k === 0) return
     const row = Math.max(0, rowAtOrBefore(rows, k - 1))
-    const view = el.clientHeight - HEADER
-    const top = el.scrollTop * scale
+    const view = viewport - HEADER
+    const top = offsetRef.current * scale
     const y = row * ROW_HEIGHT
     if (y >= top && y + ROW_HEIGHT <= top + view) return
     const far = y < top - view || y > top + 2 * view
-    const next = far ? y - view / 2 : y < top ? y : y + ROW_HEIGHT - view
-    el.scrollTop = Math.max(0, next) / scale
-  }, [k, rows, scale])
+    const next = Math.max(0, far ? y - view / 2 : y < top ? y : y + ROW_HEIGHT - view) / scale
+    offsetRef.current = next
+    el.scrollTop = next
+  }, [k, rows, scale, viewport])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
 
@@ -105,7 +113,6 @@ export function TimelineGrid({
     event.preventDefault()
   }
 
-  const offset = virtualizer.scrollOffset ?? 0
   const stateOf = (row: number): RowState =>
     row === current ? 'current' : lastPosOf(rows, row) < k ? 'applied' : 'pending'
   return (

@@ -81,33 +81,32 @@ function jsonPreview(value: unknown): string {
   return json.length > PREVIEW_CHARS ? `${json.slice(0, PREVIEW_CHARS)}…` : json
 }
 
-/** The raw text a search looks at: what the preview shows, without visible-whitespace marks or truncation. */
-function searchTexts(chunk: AnyChunk): readonly string[] {
-  switch (chunk.type) {
-    case 'text-delta':
-    case 'reasoning-delta':
-      return [str(field(chunk, 'text'))]
-    case 'tool-call-delta':
-      return [str(field(chunk, 'id')), str(field(chunk, 'name')), str(field(chunk, 'argumentsDelta'))]
-    case 'block-end': {
-      const block = field(chunk, 'block')
-      if (typeof block !== 'object' || block === null) return [payloadPreview(chunk)]
-      const b = block as Record<string, unknown>
-      return [str(b.type), str(b.text), str(b.id), str(b.name), str(b.arguments)]
-    }
-    default:
-      return [payloadPreview(chunk)]
-  }
-}
-
 /**
- * A case-insensitive "payload contains" test for a search query, or null for an empty query. It uses one
- * regular expression (the query escaped) so testing a million chunks allocates no lower-cased copies.
+ * A case-insensitive "payload contains" test for a search query, or null for an empty query. It looks at the raw
+ * text the preview shows (no visible-whitespace marks, no truncation) with one regular expression (the query
+ * escaped), so testing a million chunks allocates no lower-cased copies.
  */
 export function payloadMatcher(query: string): ((chunk: AnyChunk) => boolean) | null {
   if (query === '') return null
   const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
-  return (chunk) => searchTexts(chunk).some((text) => pattern.test(text))
+  const test = (value: unknown): boolean => pattern.test(str(value))
+  return (chunk) => {
+    switch (chunk.type) {
+      case 'text-delta':
+      case 'reasoning-delta':
+        return test(field(chunk, 'text'))
+      case 'tool-call-delta':
+        return test(field(chunk, 'argumentsDelta')) || test(field(chunk, 'name')) || test(field(chunk, 'id'))
+      case 'block-end': {
+        const block = field(chunk, 'block')
+        if (typeof block !== 'object' || block === null) return test(payloadPreview(chunk))
+        const b = block as Record<string, unknown>
+        return test(b.type) || test(b.text) || test(b.arguments) || test(b.name) || test(b.id)
+      }
+      default:
+        return test(payloadPreview(chunk))
+    }
+  }
 }
 
 /** The chunk's `index` when it carries a usable one (unknown chunks may carry anything). */
