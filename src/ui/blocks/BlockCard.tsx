@@ -11,6 +11,8 @@ type Props = {
   /** Characters of the latest delta to highlight in the text and in the arguments. */
   readonly mark: { readonly text: number; readonly arguments: number }
   readonly markClass: string
+  /** The stream has finished with max-tokens so far: tool-call blocks are dropped from the message. */
+  readonly maxTokens: boolean
 }
 
 const NOTE_CLASS: Record<Note['tone'], string> = {
@@ -23,10 +25,10 @@ const BADGE = 'rounded px-1 py-px text-[10px] font-medium leading-none'
 const WARN_BADGE = 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100'
 
 /** One block as it stands at the cursor: type, state, what streamed so far, notes, and the block-end's verdict. */
-export function BlockCard({ block, engine, k, mark, markClass }: Props) {
+export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Props) {
   const { life } = block
   const accent = BLOCK_ACCENT[life.blockType] ?? OTHER_ACCENT
-  const notes = blockNotes(engine, block, k)
+  const notes = blockNotes(engine, block, k, maxTokens)
   const diff = frozenDiff(block)
   const known = life.blockType in BLOCK_ACCENT
   const firstSeq = engine.chunks[life.openedAt]?.seq

@@ -38,6 +38,7 @@ export function BlocksPanel() {
 
   const open = partials.reduce((count, p) => count + (p.state === 'open' ? 1 : 0), 0)
   const lastType = frame?.last?.chunk.chunk
+  const maxTokens = frame?.hasFinish === true && frame.finish.kind === 'max-tokens'
   const markClass = lastType && isStreamChunk(lastType) ? CHUNK_STYLE[lastType.type].badge : ''
 
   return (
@@ -79,6 +80,7 @@ export function BlocksPanel() {
                     k={frame.k}
                     mark={latestDelta(frame, block.life.index)}
                     markClass={markClass}
+                    maxTokens={maxTokens}
                   />
                 </div>
               )

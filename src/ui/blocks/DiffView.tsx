@@ -7,6 +7,9 @@ const PART_CLASS: Record<DiffPart['op'], string> = {
   added: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100',
 }
 
+/** Past this length an addition right after a removal starts a new line. */
+const LONG = 40
+
 /** A text diff inline: removed runs struck through, added ones on green; whitespace changes made visible. */
 export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
   return (
@@ -14,6 +17,14 @@ export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
       {parts.map((part, position) =>
         part.op === 'same' ? (
           <span key={position}>{part.text}</span>
+        ) : part.op === 'added' && parts[position - 1]?.op === 'removed' && part.text.length > LONG ? (
+          // A long replacement reads better as old, then new on its own line.
+          <span key={position} className="block">
+            <span title="added" className={`rounded-sm px-px ${PART_CLASS.added}`}>
+              <span className="sr-only"> added: </span>
+              {part.text}
+            </span>
+          </span>
         ) : (
           <span
             key={position}

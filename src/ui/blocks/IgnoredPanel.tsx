@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useRef } from 'react'
+import { memo, useRef } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
@@ -85,7 +85,8 @@ type RowProps = {
   readonly onSeek: (k: number) => void
 }
 
-function IgnoredRow({ engine, position, start, current, measure, onSeek }: RowProps) {
+/** Memoized: a step changes at most the current row, so the others keep their rendering. */
+const IgnoredRow = memo(function IgnoredRow({ engine, position, start, current, measure, onSeek }: RowProps) {
   const item = engine.ignored[position]!
   return (
     <li
@@ -112,4 +113,4 @@ function IgnoredRow({ engine, position, start, current, measure, onSeek }: RowPr
       </button>
     </li>
   )
-}
+})

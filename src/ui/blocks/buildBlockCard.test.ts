@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
-import { bs, be, rd, sourced, tcd, td, text, toolCall } from '../../test/chunks'
+import { bs, be, finish, rd, sourced, tcd, td, text, toolCall } from '../../test/chunks'
 import { blockFields, blockNotes, frozenDiff, idChanges, latestDelta, showTail } from './buildBlockCard'
 
 const notesAt = (engine: ReplayEngine, k: number, position: number) =>
@@ -76,6 +76,16 @@ describe('blockNotes', () => {
     ])
     expect(notesAt(engine, 5, 0).at(-1)).toBe('warning: id call-0 looks synthesized (call-N)')
     expect(idChanges(engine, engine.lives[0]!)).toBe(idChanges(engine, engine.lives[0]!))
+  })
+
+  it('says a max-tokens finish drops a tool call', () => {
+    const engine = new ReplayEngine(
+      sourced([bs(0, 'tool-call'), tcd(0, 'c', 'f', '{"a'), finish('max-tokens')]),
+    )
+    const frame = engine.seek(3)
+    expect(blockNotes(engine, frame.partials[0]!, 3, true)[0]?.text).toBe(
+      'dropped from blocks() by the max-tokens finish: truncated arguments never run',
+    )
   })
 
   it('flags a block-end that retypes its block', () => {

@@ -76,9 +76,15 @@ const KNOWN_OPEN_TYPES = new Set(['text', 'reasoning', 'tool-call'])
  * The notes a card shows about its block at frame k: what created it, what the assembler will make of it, and
  * anything a reader could miss (lost deltas, changed or synthesized ids, a retyping block-end).
  */
-export function blockNotes(engine: EngineView, block: BlockFrame, k: number): Note[] {
+export function blockNotes(engine: EngineView, block: BlockFrame, k: number, maxTokens = false): Note[] {
   const { life } = block
   const notes: Note[] = []
+  if (maxTokens && (block.block?.type ?? life.blockType) === 'tool-call') {
+    notes.push({
+      tone: 'info',
+      text: 'dropped from blocks() by the max-tokens finish: truncated arguments never run',
+    })
+  }
   if (life.implicit) {
     const opener = engine.chunks[life.openedAt]
     notes.push({

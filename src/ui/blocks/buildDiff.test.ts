@@ -25,6 +25,12 @@ describe('diffText', () => {
     )
   })
 
+  it('shows old and new whole when they share little', () => {
+    expect(
+      show(diffText('No dynamic plugins are present.', 'Good, temporary plugin running.', 'words')),
+    ).toBe('-[No dynamic plugins are present] +[Good, temporary plugin running] =[.]')
+  })
+
   it('handles empty sides and equal texts', () => {
     expect(diffText('', '')).toEqual([])
     expect(show(diffText('same', 'same'))).toBe('=[same]')
@@ -71,7 +77,7 @@ describe('diffBlocks', () => {
   it('shows a changed type and fields present on one side only', () => {
     const fields = diffBlocks(text('hi'), { type: 'video', url: 'x' })
     expect(fields.map((f) => [f.field, f.before, f.after, f.parts === null])).toEqual([
-      ['type', '"text"', '"video"', false],
+      ['type', '"text"', '"video"', true],
       ['text', '"hi"', undefined, true],
       ['url', undefined, '"x"', true],
     ])
@@ -89,7 +95,7 @@ describe('diffMessages', () => {
     const diff = diffMessages([reasoning('r'), text('hello')], [reasoning('r'), text('hullo'), text('x')])
     expect(diff.match).toBe(false)
     expect(describeMessageDiff(diff, 'assembled', 'recorded')).toBe(
-      'block 1: text differ; block 2 only in the recorded message',
+      'block 1: text differs; block 2 only in the recorded message',
     )
     expect(
       describeMessageDiff(diffMessages([text('a'), text('b'), text('c')], []), 'assembled', 'recorded'),

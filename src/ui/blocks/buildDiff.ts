@@ -46,12 +46,16 @@ export function diffText(before: string, after: string, by: 'chars' | 'words' = 
     by === 'chars'
       ? diffChars(middleBefore, middleAfter, options)
       : diffWordsWithSpace(middleBefore, middleAfter, options)
-  const middle: DiffPart[] = changes
+  const replaced: DiffPart[] = [
+    { op: 'removed', text: middleBefore },
+    { op: 'added', text: middleAfter },
+  ]
+  const diffed: DiffPart[] | null = changes
     ? changes.map((c) => ({ op: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value }))
-    : [
-        { op: 'removed', text: middleBefore },
-        { op: 'added', text: middleAfter },
-      ]
+    : null
+  // When little of the middle is shared, interleaved fragments read worse than the old and new text whole.
+  const shared = diffed?.reduce((sum, part) => sum + (part.op === 'same' ? part.text.length : 0), 0) ?? 0
+  const middle = diffed && shared * 2 >= Math.max(middleBefore.length, middleAfter.length) ? diffed : replaced
   return merge([
     { op: 'same', text: before.slice(0, head) },
     ...middle,
@@ -99,7 +103,7 @@ export type FieldDiff = {
   /** JSON text of the value in the first block; undefined when the field is absent there. */
   readonly before: string | undefined
   readonly after: string | undefined
-  /** A text diff for string fields present on both sides. */
+  /** A text diff for `text` and `arguments` present on both sides (short fields read better as before → after). */
   readonly parts: DiffPart[] | null
 }
 
@@ -129,7 +133,10 @@ export function diffBlocks(before: ContentBlock, after: ContentBlock): FieldDiff
       field,
       before: a === undefined ? undefined : JSON.stringify(a),
       after: b === undefined ? undefined : JSON.stringify(b),
-      parts: typeof a === 'string' && typeof b === 'string' ? diffText(a, b, by) : null,
+      parts:
+        Object.hasOwn(TEXT_FIELDS, field) && typeof a === 'string' && typeof b === 'string'
+          ? diffText(a, b, by)
+          : null,
     })
   }
   return diffs
@@ -175,7 +182,8 @@ export function diffMessages(before: readonly ContentBlock[], after: readonly Co
 export function describeMessageDiff(diff: MessageDiff, beforeName: string, afterName: string): string {
   if (diff.match) return 'identical'
   const lines = diff.blocks.map(
-    ({ position, fields }) => `block ${position}: ${fields.map((f) => f.field).join(', ')} differ`,
+    ({ position, fields }) =>
+      `block ${position}: ${fields.map((f) => f.field).join(', ')} ${fields.length === 1 ? 'differs' : 'differ'}`,
   )
   if (diff.onlyBefore.length > 0)
     lines.push(`${plural(diff.onlyBefore, 'block')} only in the ${beforeName} message`)

@@ -22,7 +22,8 @@ export function MessageMeta({ read }: { readonly read: AssemblyRead }) {
 /** Stringified only while open: a provider's response object can be large, and the frame changes every step. */
 function ReplayState({ value }: { readonly value: NonNullable<AssemblyRead['replayState']> }) {
   const [open, setOpen] = useState(false)
-  const entries = value.blocks === undefined ? 'no blocks' : `${value.blocks.length} block entries`
+  const count = value.blocks?.length
+  const entries = count === undefined ? 'no blocks' : `${count} block ${count === 1 ? 'entry' : 'entries'}`
   return (
     <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary className="cursor-pointer">replayState ({entries})</summary>

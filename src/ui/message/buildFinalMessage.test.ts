@@ -87,7 +87,7 @@ describe('compareWithRecorded', () => {
     const verdict = compareWithRecorded(result(attempt.id), recorded)
     const summary =
       verdict.kind === 'compared' ? describeMessageDiff(verdict.diff, 'assembled', 'recorded') : ''
-    expect(summary).toMatch(/^block \d: text differ$/)
+    expect(summary).toMatch(/^block \d: text differs$/)
   })
 })
 
