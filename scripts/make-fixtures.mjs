@@ -135,7 +135,7 @@ const zipOf = (files) => zipSync(files, { level: 6, mtime })
   const small = read('acp-agent-text-turn-session.jsonl')
   const stored = zipOf({ 'session.jsonl': [enc(small), { level: 0 }], 'media/a.png': media })
   const at = indexOf(stored, enc('"cwd":"{{cwd}}"'))
-  stored[at + 12] = 'D'.charCodeAt(0)
+  stored[at + 11] = 'D'.charCodeAt(0)
   write('zip-crc-error.zip', stored)
   // Cut inside the subagent entry's data: no central directory, the root still readable from its local header.
   const childAt = indexOf(full, enc(`subagents/${CHILD_ID}/session.jsonl`))
