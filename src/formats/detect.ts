@@ -1,6 +1,7 @@
 import { CHUNK_TYPES } from '../core/protocol'
 import { isBlank, isRecord, lines, parseJson } from './json'
 import { sniffSimplified } from './simplified/simplified'
+import { sniffSnippet } from './snippet/readSnippet'
 import { sniffSseDialect } from './sse/sniff'
 import type { FormatId } from './types'
 
@@ -85,6 +86,7 @@ export const SNIFFERS: readonly Sniffer[] = [
   { id: 'chunk-ndjson', sniff: sniffChunkNdjson },
   { id: 'openai-sse', sniff: (text) => sniffSseDialect(text) === 'openai-sse' },
   { id: 'anthropic-sse', sniff: (text) => sniffSseDialect(text) === 'anthropic-sse' },
+  { id: 'js-snippet', sniff: sniffSnippet },
 ]
 
 /**

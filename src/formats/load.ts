@@ -11,6 +11,7 @@ import {
 import { isBlank, preview } from './json'
 import { readSessionJsonl } from './sessionJsonl'
 import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
+import { readSnippetSource, sniffSnippet } from './snippet/readSnippet'
 import { readSseSource } from './sse/readSse'
 import { sniffSseDialect } from './sse/sniff'
 import type { Diagnostic, FormatId, LoadedSource } from './types'
@@ -63,6 +64,13 @@ export const SOURCE_READERS: readonly SourceReader[] = [
     label: 'an Anthropic Messages SSE body',
     sniff: (text) => sniffSseDialect(text) === 'anthropic-sse',
     read: (text) => readSseSource(text, 'anthropic-sse'),
+  },
+  {
+    // Last: code is recognised only when no data format fits.
+    id: 'js-snippet',
+    label: 'a JavaScript/TypeScript snippet that yields chunk literals',
+    sniff: sniffSnippet,
+    read: readSnippetSource,
   },
 ]
 

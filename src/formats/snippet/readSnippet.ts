@@ -1,0 +1,237 @@
+import { CHUNK_TYPES, type AnyChunk } from '../../core/protocol'
+import type { Attempt, Session } from '../../core/session'
+import { chunkProblem } from '../chunkShape'
+import { SIMPLIFIED_TYPES, translateSimplified } from '../simplified/simplified'
+import type { Diagnostic } from '../types'
+import { WireTraceBuilder } from '../wire'
+import { LiteralParser, tokenize, UnsupportedExpression, type Token } from './literal'
+
+/** One `yield { … }` of a snippet: the literal it yields (or why it could not be read) and where it is. */
+export type SnippetYield = {
+  readonly line: number
+  /** Offsets of `yield` and of the end of its expression in the text. */
+  readonly start: number
+  readonly end: number
+} & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string })
+
+/**
+ * Every `yield <expression>` of a JavaScript/TypeScript snippet, in text order, read with the literal parser
+ * (never evaluated). A line-number gutter copied from a web page (` 6  yield {…}`) is blanked first.
+ *
+ * @example
+ * readYields("function* f() { yield { type: 'text-delta', index: 0, text: 'hi' } }")
+ * // [{ ok: true, value: { type: 'text-delta', index: 0, text: 'hi' }, line: 1, … }]
+ */
+export function readYields(text: string): SnippetYield[] {
+  const tokens = tokenize(blankGutter(text))
+  const found: SnippetYield[] = []
+  for (let k = 0; k < tokens.length; k++) {
+    const token = tokens[k]!
+    if (token.kind !== 'ident' || token.value !== 'yield') continue
+    const next = tokens[k + 1]
+    if (next === undefined) continue
+    if (next.kind === 'punct' && next.value === '*') {
+      found.push({
+        ok: false,
+        reason: '`yield*` delegates to another generator: not followed',
+        line: token.line,
+        start: token.start,
+        end: next.end,
+      })
+      continue
+    }
+    if (next.kind === 'punct' && (next.value === ';' || next.value === ')' || next.value === '}')) continue
+    const parser = new LiteralParser(tokens, k + 1)
+    try {
+      const value = parser.parseValue()
+      const last = tokens[parser.at - 1]!
+      found.push({ ok: true, value, line: token.line, start: token.start, end: last.end })
+      k = parser.at - 1
+    } catch (error) {
+      if (!(error instanceof UnsupportedExpression)) throw error
+      const end = skipExpression(tokens, k + 1)
+      found.push({
+        ok: false,
+        reason: error.line !== token.line ? `${error.message} (line ${error.line})` : error.message,
+        line: token.line,
+        start: token.start,
+        end: tokens[end - 1]?.end ?? token.end,
+      })
+      k = end - 1
+    }
+  }
+  return found
+}
+
+/** The token position after the expression starting at `from`: its bracket group, or up to a line/statement end. */
+function skipExpression(tokens: readonly Token[], from: number): number {
+  let depth = 0
+  const line = tokens[from]?.line ?? 0
+  for (let k = from; k < tokens.length; k++) {
+    const token = tokens[k]!
+    if (token.kind === 'punct') {
+      if (token.value === '{' || token.value === '[' || token.value === '(') depth += 1
+      else if (token.value === '}' || token.value === ']' || token.value === ')') {
+        depth -= 1
+        if (depth === 0) return k + 1
+        if (depth < 0) return k
+      } else if (token.value === ';' && depth === 0) return k
+    }
+    if (depth === 0 && token.line !== line) return k
+    if (token.kind === 'ident' && token.value === 'yield' && k > from && depth <= 1) return k
+  }
+  return tokens.length
+}
+
+/**
+ * Blanks a line-number gutter (runs of ≥ 3 lines starting 1, 2, 3… as a web page's code block copies them) with
+ * spaces, keeping every offset. Lines outside such runs are left alone.
+ */
+export function blankGutter(text: string): string {
+  const starts: number[] = [0]
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  const numbers = starts.map((start) => {
+    const match = /^ {0,4}(\d{1,4})/.exec(text.slice(start, start + 12))
+    return match ? { value: Number(match[1]), end: start + match[0].length } : null
+  })
+  const blank: { from: number; to: number }[] = []
+  let run: { from: number; to: number }[] = []
+  let expected = 1
+  const flush = () => {
+    if (run.length >= 3) blank.push(...run)
+    run = []
+    expected = 1
+  }
+  numbers.forEach((number, k) => {
+    if (number !== null && number.value === expected) {
+      run.push({ from: starts[k]!, to: number.end })
+      expected += 1
+    } else {
+      flush()
+      if (number !== null && number.value === 1) {
+        run.push({ from: starts[k]!, to: number.end })
+        expected = 2
+      }
+    }
+  })
+  flush()
+  if (blank.length === 0) return text
+  let out = ''
+  let at = 0
+  for (const { from, to } of blank) {
+    out += text.slice(at, from) + ' '.repeat(to - from)
+    at = to
+  }
+  return out + text.slice(at)
+}
+
+const CHUNK_TYPE_SET: ReadonlySet<string> = new Set(CHUNK_TYPES)
+
+/**
+ * A pasted snippet as one stream: the chunks its `yield { … }` literals produce, in order. When the literals are the
+ * seed tutorial's simplified chunks (`text`, `tool_call`, `done`, …) they go through the §12 mapping. A yield that
+ * cannot be read is skipped with a diagnostic on its line.
+ */
+export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; sessions: Session[] } {
+  const diagnostics: Diagnostic[] = []
+  const yields = readYields(text)
+  const lineStarts = lineStartsOf(text)
+  const lineOf = (offset: number) => bisect(lineStarts, offset)
+  for (const y of yields) {
+    if (!y.ok) {
+      diagnostics.push({
+        line: y.line,
+        severity: 'warning',
+        message: `line ${y.line}: yield skipped: ${y.reason}`,
+      })
+    }
+  }
+  const read = yields.filter((y): y is SnippetYield & { ok: true } => y.ok)
+  const types = read.map((y) =>
+    isObject(y.value) && typeof y.value['type'] === 'string' ? y.value['type'] : null,
+  )
+  const simplified = types.some((t) => t !== null && SIMPLIFIED_TYPES.has(t) && !CHUNK_TYPE_SET.has(t))
+  const protocol = types.some((t) => t !== null && CHUNK_TYPE_SET.has(t))
+  const trace = new WireTraceBuilder(simplified && !protocol ? 'simplified-stream' : 'js-snippet', text)
+  if (simplified && !protocol) {
+    diagnostics.push({
+      severity: 'info',
+      message: "the snippet yields the seed tutorial's simplified chunks: mapped as PROTOCOL.md §12",
+    })
+    const result = translateSimplified(
+      read.map((y) => ({ value: y.value, line: y.line, where: `line ${y.line}` })),
+      (k, chunks) => {
+        const y = read[k]!
+        trace.event(y.start, y.end, lineOf(y.start))
+        trace.emit(chunks)
+      },
+    )
+    diagnostics.push(...result.diagnostics)
+  } else {
+    for (const y of read) {
+      trace.event(y.start, y.end, lineOf(y.start))
+      const problem = chunkProblem(y.value)
+      if (problem !== null) {
+        diagnostics.push({
+          line: y.line,
+          severity: problem.fatal ? 'error' : 'warning',
+          message: `line ${y.line}: ${problem.fatal ? `not a StreamChunk: ${problem.reason}; skipped` : problem.reason}`,
+        })
+        if (problem.fatal) continue
+      }
+      trace.emit([y.value as AnyChunk])
+    }
+  }
+  if (trace.chunks.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      message:
+        yields.length === 0
+          ? 'no `yield` of an object literal in the snippet'
+          : 'no yield could be read as a chunk',
+    })
+    return { diagnostics, sessions: [] }
+  }
+  const attempt: Attempt = {
+    id: 'stream',
+    turn: null,
+    step: null,
+    attempt: null,
+    kind: 'stream',
+    chunks: trace.chunks,
+    recorded: null,
+    wire: trace.build(),
+  }
+  return {
+    diagnostics,
+    sessions: [{ header: null, events: [], turns: [], streams: [attempt], messages: [] }],
+  }
+}
+
+/** Code with `yield {` (or `yield*`) in its first 256 KiB that is not JSON. Checked after every other format. */
+export function sniffSnippet(text: string): boolean {
+  const head = text.slice(0, 1 << 18)
+  return /\byield\s*(\{|\*)/.test(head)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return starts
+}
+
+/** 1-based line of `offset`. */
+function bisect(starts: readonly number[], offset: number): number {
+  let low = 0
+  let high = starts.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (starts[middle]! <= offset) low = middle + 1
+    else high = middle
+  }
+  return low
+}
