@@ -4,7 +4,9 @@ import { basename } from 'node:path'
 import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
 import type { LoadedSource } from '../formats/types'
+import { runExport } from './export'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
+import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
 
 const USAGE = `chunkscope — replay LLM StreamChunk streams through a faithful BlockAssembler
@@ -12,6 +14,8 @@ const USAGE = `chunkscope — replay LLM StreamChunk streams through a faithful 
 Usage:
   chunkscope inspect FILE [--json]   summary of every stream in FILE (--json: one JSON object)
   chunkscope lint FILE               findings; exit 1 on errors or recorded mismatches, 2 if unreadable
+  chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
+  chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
   chunkscope --help
 
 FILE: a DeepSeek Harness session log (session.jsonl, session.jsonl.zstd, the web UI's dsh-session-<id>.zip or the
@@ -49,6 +53,10 @@ export async function runBytes(
   readBytes: (path: string) => Uint8Array = (path) => readFileSync(path),
   options: LoadBytesOptions = { sqlJs: loadSqlJsNode },
 ): Promise<number> {
+  // share and export: their own options, the same loading.
+  const load = async (path: string) => loadBytes(readBytes(path), basename(path), options)
+  if (argv[0] === 'share') return runShare(argv.slice(1), io, load)
+  if (argv[0] === 'export') return runExport(argv.slice(1), io, load)
   const parsed = parseArgs(argv, io)
   if (typeof parsed === 'number') return parsed
   let bytes: Uint8Array

@@ -29,9 +29,9 @@ export const MAX_ITERATIONS = 5_000_000
 
 /** The limits people hit when pasting a link (characters of the whole URL). */
 export const LINK_LIMITS = [
-  { chars: 2_000, label: 'chat tools truncate' },
+  { chars: 2_000, label: 'chat tools' },
   { chars: 8_000, label: 'many trackers and servers' },
-  { chars: 2 * 1024 * 1024, label: 'browser maximum' },
+  { chars: 2 * 1024 * 1024, label: 'browsers' },
 ] as const
 
 const MODE_PLAIN = 0
