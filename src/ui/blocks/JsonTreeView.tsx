@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { createContext, useContext, useState, type ReactNode } from 'react'
 import type { JsonNode, JsonTree } from './buildJsonTree'
 
 /** Children shown per container before a "show more" button; keeps a huge argument object cheap to render. */
@@ -26,12 +26,17 @@ export function JsonStatus({ tree }: { readonly tree: JsonTree }) {
   return <span className={`text-[11px] ${STATUS_CLASS[tree.status]}`}>{text}</span>
 }
 
+/** Whether the text may still grow: carets mark the parts still arriving only then (not in an invalid text). */
+const Live = createContext(true)
+
 /** Tool-call arguments as a collapsible tree of what has parsed so far; strings always rendered as text. */
 export function JsonTreeView({ tree }: { readonly tree: JsonTree }) {
   if (tree.root === null) return null
   return (
     <div aria-label="Arguments as JSON" className="font-mono text-[12px] leading-snug">
-      <NodeView node={tree.root} depth={0} label={null} />
+      <Live value={tree.status === 'incomplete'}>
+        <NodeView node={tree.root} depth={0} label={null} />
+      </Live>
     </div>
   )
 }
@@ -54,11 +59,17 @@ function NodeView({ node, depth, label }: NodeProps) {
   )
 }
 
-const Caret = () => (
-  <span aria-label="still arriving" className="animate-pulse text-sky-600 dark:text-sky-400">
-    ▌
-  </span>
-)
+function Caret() {
+  return useContext(Live) ? (
+    <span aria-label="still arriving" className="animate-pulse text-sky-600 dark:text-sky-400">
+      ▌
+    </span>
+  ) : (
+    <span aria-label="unfinished" className="text-red-600 dark:text-red-400">
+      ✕
+    </span>
+  )
+}
 
 function Scalar({ node }: { readonly node: Exclude<JsonNode, { kind: 'object' | 'array' }> }) {
   switch (node.kind) {

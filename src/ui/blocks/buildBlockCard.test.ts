@@ -116,6 +116,7 @@ describe('frozenDiff', () => {
     expect(diff?.map((f) => [f.field, f.parts?.map((p) => `${p.op}:${p.text}`)])).toEqual([
       ['arguments', ['same:{"command":', 'removed: ', 'same:"x"}']],
     ])
+    expect(frozenDiff(engine.seek(9).partials[0]!)).toBe(diff)
   })
 })
 

@@ -143,10 +143,20 @@ function toolCallIdNotes(engine: EngineView, block: BlockFrame, k: number): Note
 
 const quote = (id: string): string => (id === '' ? "''" : id)
 
-/** The diff a frozen card shows: what the deltas built (before) against the block-end's block (after). */
+const frozenDiffCache = new WeakMap<ContentBlock, FieldDiff[]>()
+
+/**
+ * The diff a frozen card shows: what the deltas built (before) against the block-end's block (after). A frozen
+ * partial never changes (§3 A4), so the diff is computed once per block-end block and reused on every later step.
+ */
 export function frozenDiff(block: BlockFrame): FieldDiff[] | null {
   if (!block.differs || block.block === undefined || block.streamed === null) return null
-  return diffBlocks(block.streamed, block.block)
+  let diff = frozenDiffCache.get(block.block)
+  if (diff === undefined) {
+    diff = diffBlocks(block.streamed, block.block)
+    frozenDiffCache.set(block.block, diff)
+  }
+  return diff
 }
 
 /** The fields a card shows for a block as given (frozen) or as it would assemble now (open). */
