@@ -119,7 +119,11 @@ async function loadZip(bytes: Uint8Array, named: Named): Promise<LoadedSource> {
     const read = isZstd(data) ? await readZstdFrames(data) : null
     const decoded = read === null ? decodeUtf8(data) : { text: read.text, invalidAt: -1 }
     const inner = loadSource(decoded.text, entry.name)
-    const prefix = (d: Diagnostic): Diagnostic => ({ ...d, message: `${entry.name}: ${d.message}` })
+    // The message names the entry and its line; a bare `line` would read as a line of the archive.
+    const prefix = ({ line: _line, ...d }: Diagnostic): Diagnostic => ({
+      ...d,
+      message: `${entry.name}: ${d.message}`,
+    })
     if (read !== null) diagnostics.push(...read.diagnostics.map(prefix))
     if (decoded.invalidAt !== -1) diagnostics.push(prefix(invalidUtf8(decoded.invalidAt, 'the entry')))
     diagnostics.push(...inner.diagnostics.map(prefix))

@@ -104,7 +104,8 @@ async function readStore(db: Database, diagnostics: Diagnostic[]): Promise<Sqlit
   for (const { id, header } of treeOrder(headers)) {
     const events = await readEvents(db, id, diagnostics)
     const session = buildSession(header, events)
-    for (const found of citationDiagnostics(session))
+    // No `line`: the message names the session and the row's line in its JSONL form, which a store has not.
+    for (const { line: _line, ...found } of citationDiagnostics(session))
       diagnostics.push({ ...found, message: `session ${id}: ${found.message}` })
     sessions.push(session)
   }
@@ -215,7 +216,6 @@ async function readEvents(
   let expected = 0
   const report = (severity: Diagnostic['severity'], seq: unknown, type: unknown, message: string) =>
     diagnostics.push({
-      line,
       severity,
       message: `session ${sessionId}: seq ${String(seq)} (${String(type)}): ${message}`,
     })
