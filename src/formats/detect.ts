@@ -1,5 +1,6 @@
 import { CHUNK_TYPES } from '../core/protocol'
 import { isBlank, isRecord, lines, parseJson } from './json'
+import { sniffLiveRecording } from './live/liveRecording'
 import { sniffSimplified } from './simplified/simplified'
 import { sniffSnippet } from './snippet/readSnippet'
 import { sniffSseDialect } from './sse/sniff'
@@ -80,6 +81,7 @@ export function sniffChunkNdjson(text: string): boolean {
 
 /** The built-in sniffers, most specific first. */
 export const SNIFFERS: readonly Sniffer[] = [
+  { id: 'dsh-live-recording', sniff: sniffLiveRecording },
   { id: 'dsh-session-jsonl', sniff: sniffSessionJsonl },
   { id: 'simplified-stream', sniff: sniffSimplified },
   { id: 'chunk-json', sniff: sniffChunkJson },

@@ -22,7 +22,8 @@ describe('loadSource', () => {
           line: 1,
           severity: 'error',
           message:
-            'unrecognised format: expected a DeepSeek Harness session log, ' +
+            "unrecognised format: expected a recording of the harness's live WebSocket (server-request frames), " +
+            'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
             'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body or ' +

@@ -9,6 +9,7 @@ import {
   type Sniffer,
 } from './detect'
 import { isBlank, preview } from './json'
+import { readLiveRecording, sniffLiveRecording } from './live/liveRecording'
 import { readSessionJsonl } from './sessionJsonl'
 import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
 import { readSnippetSource, sniffSnippet } from './snippet/readSnippet'
@@ -28,6 +29,12 @@ export type SourceReader = Sniffer & {
 
 /** The registry, most specific first: the first reader whose sniff accepts the text reads it. */
 export const SOURCE_READERS: readonly SourceReader[] = [
+  {
+    id: 'dsh-live-recording',
+    label: "a recording of the harness's live WebSocket (server-request frames)",
+    sniff: sniffLiveRecording,
+    read: readLiveRecording,
+  },
   {
     id: 'dsh-session-jsonl',
     label: 'a DeepSeek Harness session log',
