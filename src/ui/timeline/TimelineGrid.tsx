@@ -38,8 +38,11 @@ export function TimelineGrid({
   const prefix = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const [viewport, setViewport] = useState(600)
-  const scale = scrollScale(rows.count * ROW_HEIGHT, viewport - HEADER)
+  const content = rows.count * ROW_HEIGHT
+  const scale = scrollScale(content, viewport - HEADER)
   const pitch = ROW_HEIGHT / scale
+  // Scrolled to the bottom (body − view), the top of the view must show content − view: the last rows.
+  const body = scale === 1 ? content : viewport - HEADER + (content - viewport + HEADER) / scale
 
   // Not memoized by a compiler here: the virtualizer's functions are only called during this render.
   // oxlint-disable-next-line react/incompatible-library
@@ -148,7 +151,7 @@ export function TimelineGrid({
             ))}
           </tr>
         </thead>
-        <tbody className="relative block" style={{ height: rows.count * pitch }}>
+        <tbody className="relative block" style={{ height: body }}>
           {virtualizer.getVirtualItems().map((item) => (
             <TimelineRow
               key={rows.positions[item.index]}

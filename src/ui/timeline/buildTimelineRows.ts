@@ -60,13 +60,12 @@ export function buildTimelineRows(
   }
 
   // Nothing to filter or fold: every chunk is its own row (the common case, kept free of per-chunk tests).
-  const unfiltered = types === null && filter.index === null && matches === null && !collapse
+  if (types === null && filter.index === null && matches === null && !collapse) {
+    for (let pos = 0; pos < total; pos++) positions[pos] = pos
+    spans.fill(1)
+    return { count: total, positions, kinds, spans, searching: false }
+  }
   for (let pos = 0; pos < total;) {
-    if (unfiltered) {
-      emit(pos, ROW_CHUNK, 1)
-      pos += 1
-      continue
-    }
     const chunk = chunks[pos]!.chunk
     const index = indexOf(chunk)
     const shown =
