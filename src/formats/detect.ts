@@ -1,4 +1,5 @@
 import { CHUNK_TYPES } from '../core/protocol'
+import { sniffHar } from './har/sniffHar'
 import { isBlank, isRecord, lines, parseJson } from './json'
 import { sniffLiveRecording } from './live/liveRecording'
 import { sniffSimplified } from './simplified/simplified'
@@ -81,6 +82,7 @@ export function sniffChunkNdjson(text: string): boolean {
 
 /** The built-in sniffers, most specific first. */
 export const SNIFFERS: readonly Sniffer[] = [
+  { id: 'har', sniff: sniffHar },
   { id: 'dsh-live-recording', sniff: sniffLiveRecording },
   { id: 'dsh-session-jsonl', sniff: sniffSessionJsonl },
   { id: 'simplified-stream', sniff: sniffSimplified },

@@ -22,7 +22,8 @@ describe('loadSource', () => {
           line: 1,
           severity: 'error',
           message:
-            "unrecognised format: expected a recording of the harness's live WebSocket (server-request frames), " +
+            'unrecognised format: expected a HAR file (browser devtools export), ' +
+            "a recording of the harness's live WebSocket (server-request frames), " +
             'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +

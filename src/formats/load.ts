@@ -8,6 +8,8 @@ import {
   sniffSessionJsonl,
   type Sniffer,
 } from './detect'
+import { readHar } from './har/readHar'
+import { sniffHar } from './har/sniffHar'
 import { isBlank, preview } from './json'
 import { readLiveRecording, sniffLiveRecording } from './live/liveRecording'
 import { readSessionJsonl } from './sessionJsonl'
@@ -29,6 +31,12 @@ export type SourceReader = Sniffer & {
 
 /** The registry, most specific first: the first reader whose sniff accepts the text reads it. */
 export const SOURCE_READERS: readonly SourceReader[] = [
+  {
+    id: 'har',
+    label: 'a HAR file (browser devtools export)',
+    sniff: sniffHar,
+    read: readHar,
+  },
   {
     id: 'dsh-live-recording',
     label: "a recording of the harness's live WebSocket (server-request frames)",
