@@ -1,4 +1,5 @@
-import type { AssemblerState, PartialBlock } from '../../core/BlockAssembler'
+import { assembleOpen, type AssemblerState, type PartialBlock } from '../../core/BlockAssembler'
+import { jsonEqual } from '../../core/jsonEqual'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import {
   buildSession,
@@ -34,9 +35,11 @@ import { cutWindow } from './window'
  *   },
  *   "stream": "t1.s2.a1",                    // the selected stream's key in the shared file (null: the only one)
  *   "k": 41,                                 // the cursor: position in that stream, 0…its length
- *   "window": { "from": 4000, "to": 4200, "total": 90000, "state": AssemblerState },   // optional, kind "chunks":
- *                                            //   the chunks are positions [from, to) and state the assembler
- *                                            //   after [0, from)
+ *   "window": { "from": 4000, "to": 4200, "total": 90000, "state": AssemblerState, "built": [0, 2] },
+ *                                            // optional, kind "chunks": the chunks are positions [from, to) and
+ *                                            //   state the assembler after [0, from) (BlockAssembler.exportState);
+ *                                            //   `built` lists positions in state.partials whose frozen block equals
+ *                                            //   what their deltas built: their `block` is left out (half the size)
  *   "redacted": { "text": true, "arguments": true, "events": true }   // optional: what was hidden
  * }
  * ```
@@ -65,6 +68,8 @@ export type ShareWindow = {
   readonly to: number
   readonly total: number
   readonly state: AssemblerState
+  /** Positions in `state.partials` whose `block` was left out because it equals the block the deltas built. */
+  readonly built?: number[]
 }
 
 export type SharePayload = SharePayloadV1
@@ -125,7 +130,7 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
     source: chunksSource(cut.chunks),
     stream,
     k: Math.max(cut.from, Math.min(cut.to, k)),
-    window: { from: cut.from, to: cut.to, total: cut.total, state: cut.state },
+    window: { from: cut.from, to: cut.to, total: cut.total, ...compactState(cut.state) },
     ...redactedTag,
   }
 }
@@ -329,6 +334,26 @@ function chunksFromSource(
   return { chunks: out, diagnostics }
 }
 
+/** Leaves out every frozen block that equals what its deltas built (the opener rebuilds it). */
+function compactState(state: AssemblerState): { state: AssemblerState; built?: number[] } {
+  const built: number[] = []
+  const partials = state.partials.map(([index, partial], position): [number, PartialBlock] => {
+    if (partial.block === undefined || !sameAsBuilt(partial, index)) return [index, partial]
+    built.push(position)
+    const { block: _block, ...rest } = partial
+    return [index, rest]
+  })
+  return built.length === 0 ? { state } : { state: { ...state, partials }, built }
+}
+
+function sameAsBuilt(partial: Readonly<PartialBlock>, index: number): boolean {
+  try {
+    return jsonEqual(assembleOpen(partial, index), partial.block)
+  } catch {
+    return false
+  }
+}
+
 function readWindow(
   value: unknown,
   length: number,
@@ -340,7 +365,22 @@ function readWindow(
     return { error: 'the link’s window does not match its chunks' }
   const checked = readState(state)
   if (checked === null) return { error: 'the link’s carried assembler state is malformed' }
-  return { from: from as number, to: to as number, total: total as number, state: checked }
+  const built = value['built'] ?? []
+  if (!Array.isArray(built)) return { error: 'the link’s carried assembler state is malformed' }
+  const partials = checked.partials.slice()
+  for (const position of built as unknown[]) {
+    const entry = typeof position === 'number' ? partials[position] : undefined
+    if (entry === undefined || entry[1].block !== undefined)
+      return { error: 'the link’s carried assembler state is malformed' }
+    let block
+    try {
+      block = assembleOpen(entry[1], entry[0])
+    } catch {
+      return { error: 'the link’s carried assembler state is malformed' }
+    }
+    partials[position as number] = [entry[0], { ...entry[1], block }]
+  }
+  return { from: from as number, to: to as number, total: total as number, state: { ...checked, partials } }
 }
 
 /** An AssemblerState from untrusted JSON, or null when its shape is wrong. */

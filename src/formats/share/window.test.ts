@@ -160,6 +160,41 @@ describe('windowed links replay exactly', () => {
   })
 })
 
+describe('the carried state in the payload', () => {
+  const chunks = generateStream(2000, 100)
+  const source: LoadedSource = {
+    format: 'chunk-json',
+    diagnostics: [],
+    sessions: [buildStreamSession(chunks)],
+  }
+  const attempt = source.sessions[0]!.streams[0]!
+  const payload = buildSharePayload(
+    { source, attempt, streamKey: 'stream', k: 1500 },
+    { window: { from: 1450, to: 1550 } },
+  )
+
+  it('leaves out frozen blocks the deltas rebuild, and the opener restores them', async () => {
+    expect(payload.window?.built).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
+    expect(payload.window?.state.partials.every(([, p]) => p.block === undefined)).toBe(true)
+    const decoded = await decodeShareLink(await encodeShareLink(payload))
+    if ('error' in decoded) throw new Error(decoded.error)
+    expect(decoded.initialState).toEqual(cutWindow(chunks, 1450, 1550).state)
+  })
+
+  it('refuses a tampered carried state', async () => {
+    const bad = [
+      { ...payload.window!, built: [99] },
+      { ...payload.window!, built: 'all' },
+      { ...payload.window!, state: { partials: [[0, { blockType: 'text' }]] } },
+      { ...payload.window!, to: 1549 },
+    ]
+    for (const window of bad) {
+      const decoded = await decodeShareLink(await encodeShareLink({ ...payload, window } as never))
+      expect(decoded).toMatchObject({ error: expect.stringMatching(/window|carried assembler state/) })
+    }
+  })
+})
+
 describe('window helpers', () => {
   it('cutWindow clamps to the stream', () => {
     const chunks = generateStream(100)

@@ -1,0 +1,60 @@
+import { buildStreamSession } from '../core/session'
+import type { LoadedSource } from '../formats/types'
+import { buildSharePayload, type ShareScope } from '../formats/share/payload'
+import { FULL_REDACTION } from '../formats/share/redact'
+import { decodeShareLink, encodeShareLink } from '../formats/share/shareLink'
+import { toNdjson } from '../formats/export/ndjson'
+import { generateStream } from '../test/generate'
+import { flatten, printTable, type Row } from './report'
+import { loadBaseline, saveResults } from './baseline'
+
+// Share links: how long the link gets for generated streams, plain and redacted, and what encoding and opening cost.
+const sizes = [1_000, 10_000, 100_000]
+const title = 'share links, generated streams'
+const rows: Row[] = []
+
+for (const n of sizes) {
+  const chunks = generateStream(n)
+  const source: LoadedSource = {
+    format: 'chunk-json',
+    diagnostics: [],
+    sessions: [buildStreamSession(chunks)],
+  }
+  const attempt = source.sessions[0]!.streams[0]!
+  const ndjsonChars = toNdjson(chunks).length
+  const variants: [string, ShareScope][] = [
+    ['plain', {}],
+    ['redacted', { redact: FULL_REDACTION }],
+    ['window 500', { window: { from: n >> 1, to: (n >> 1) + 500 } }],
+    ['window 500, redacted', { window: { from: n >> 1, to: (n >> 1) + 500 }, redact: FULL_REDACTION }],
+  ]
+  for (const [label, options] of variants) {
+    const payload = buildSharePayload({ source, attempt, streamKey: 'stream', k: n >> 1 }, options)
+    let encodeMs = Infinity
+    let fragment = ''
+    for (let run = 0; run < 3; run++) {
+      const start = performance.now()
+      fragment = await encodeShareLink(payload)
+      encodeMs = Math.min(encodeMs, performance.now() - start)
+    }
+    let decodeMs = Infinity
+    for (let run = 0; run < 3; run++) {
+      const start = performance.now()
+      const decoded = await decodeShareLink(fragment)
+      decodeMs = Math.min(decodeMs, performance.now() - start)
+      if ('error' in decoded) throw new Error(decoded.error)
+    }
+    const name = `${n.toLocaleString('en')} chunks, ${label}`
+    rows.push({
+      name: `${name}: link length`,
+      value: fragment.length + 1,
+      unit: 'chars',
+      reference: { label: 'chunk NDJSON', value: ndjsonChars },
+    })
+    rows.push({ name: `${name}: encode`, value: encodeMs, unit: 'ms' })
+    rows.push({ name: `${name}: decode + open`, value: decodeMs, unit: 'ms' })
+  }
+}
+
+printTable(title, rows, loadBaseline())
+saveResults(flatten(title, rows))
