@@ -166,6 +166,22 @@ describe('loadBytes on the web UI’s dsh-session-<id>.zip', () => {
     ])
   })
 
+  it('reads a session.jsonl.zstd entry, and prefixes its diagnostics with the entry', async () => {
+    const { zipSync } = await import('fflate')
+    const zstd = fixture('bad-checksum.session.jsonl.zstd')
+    const source = await loadBytes(zipSync({ 'export/session.jsonl.zstd': zstd }), 'x.zip')
+    expect(source.format).toBe('dsh-session-zip')
+    expect(source.sessions[0]!.events).toEqual(loadSource(plain(PACKED_FILE)).sessions[0]!.events)
+    expect(source.diagnostics).toEqual([
+      {
+        severity: 'error',
+        message: expect.stringMatching(
+          /^export\/session\.jsonl\.zstd: zstd frame 3 at byte \d+: content checksum mismatch/,
+        ),
+      },
+    ])
+  })
+
   it('does not take a zip without session.jsonl for a session export', async () => {
     const { zipSync } = await import('fflate')
     const source = await loadBytes(zipSync({ 'notes.txt': new TextEncoder().encode('hi') }), 'x.zip')

@@ -82,7 +82,7 @@ function withoutEmptyInput(diagnostics: Diagnostic[], frames: number): Diagnosti
   return kept
 }
 
-/** A child log: `subagents/<id>/session.jsonl`, at any depth, optionally under one top folder. */
+/** A session log entry: the root `session.jsonl` or `subagents/<id>/session.jsonl` (any depth, any top folder). */
 const SESSION_ENTRY = /(^|\/)session\.jsonl(\.zstd)?$/
 
 /**
@@ -119,8 +119,8 @@ async function loadZip(bytes: Uint8Array, named: Named): Promise<LoadedSource> {
     const read = isZstd(data) ? await readZstdFrames(data) : null
     const decoded = read === null ? decodeUtf8(data) : { text: read.text, invalidAt: -1 }
     const inner = loadSource(decoded.text, entry.name)
-    // The message names the entry and its line; a bare `line` would read as a line of the archive.
-    const prefix = ({ line: _line, ...d }: Diagnostic): Diagnostic => ({
+    // The message names the entry and where in it; a bare `line`/`byte` would read as a place in the archive.
+    const prefix = ({ line: _line, byte: _byte, ...d }: Diagnostic): Diagnostic => ({
       ...d,
       message: `${entry.name}: ${d.message}`,
     })
