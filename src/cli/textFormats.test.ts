@@ -32,4 +32,16 @@ describe('chunkscope inspect --json on captured and pasted formats', () => {
     expect(report.streams[0]!.finish).toMatchObject({ kind: 'error', failure: { code: 'STREAM_CLOSED' } })
     expect(report.diagnostics.some((d) => d.severity === 'warning')).toBe(true)
   })
+
+  it.each([
+    ['devtools-capture.har', 'har', ['har2', 'har3', 'har4', '1/t1.s1.a1', '1/t1.s1.a2', '2/t1.s1.a1']],
+    ['dsh-live-two-sessions.ndjson', 'dsh-live-recording', ['t1.s1.a1', 't1.s1.a2', '1/t1.s1.a1']],
+    ['tutorial-simplified-tools.ndjson', 'simplified-stream', ['stream']],
+    ['seed-004-example-chunks.ts.txt', 'js-snippet', ['stream']],
+  ])('reads %s as %s', (name, format, ids) => {
+    const { code, report } = inspect(name)
+    expect(code).toBe(0)
+    expect(report.format).toBe(format)
+    expect(report.streams.map((s) => s.id)).toEqual(ids)
+  })
 })

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { chunk, event, jsonl } from '../test/builders'
 import { detectFormat } from './detect'
@@ -42,5 +43,46 @@ describe('detectFormat', () => {
   it('recognises raw SSE bodies (issue 5): OpenAI-compatible, and Anthropic by its event names', () => {
     expect(detectFormat('data: {"choices":[]}\n\n')).toBe('openai-sse')
     expect(detectFormat('event: message_start\ndata: {"type":"message_start"}\n\n')).toBe('anthropic-sse')
+  })
+})
+
+describe('detectFormat on every format (issue 5 fixtures and the corpus)', () => {
+  const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
+  const corpusDir = new URL('../../../shared/corpus/dsh/', import.meta.url)
+
+  it.each([
+    ['devtools-capture.har', 'har'],
+    ['devtools-capture-truncated.har', 'har'],
+    ['dsh-live-two-sessions.ndjson', 'dsh-live-recording'],
+    ['dsh-live-gap-truncated.ndjson', 'dsh-live-recording'],
+    ['tutorial-simplified-tools.ndjson', 'simplified-stream'],
+    ['tutorial-simplified-truncated.ndjson', 'simplified-stream'],
+    ['tutorial-simplified-errors.json', 'simplified-stream'],
+    ['deepseek-reasoner-tool-calls.sse', 'openai-sse'],
+    ['deepseek-reasoner-truncated.sse', 'openai-sse'],
+    ['deepseek-malformed-json.sse', 'openai-sse'],
+    ['deepseek-rate-limited.http', 'openai-sse'],
+    ['anthropic-thinking-tool-use.sse', 'anthropic-sse'],
+    ['anthropic-overloaded.sse', 'anthropic-sse'],
+    ['anthropic-truncated.sse', 'anthropic-sse'],
+    ['seed-004-example-chunks.ts.txt', 'js-snippet'],
+    ['seed-004-example-chunks-truncated.ts.txt', 'js-snippet'],
+    ['seed-000-example-chunks-gutter.txt', 'js-snippet'],
+    ['snippet-unsupported.ts.txt', 'js-snippet'],
+  ])('%s → %s', (name, format) => {
+    expect(detectFormat(fixture(name))).toBe(format)
+  })
+
+  it('still reads every corpus session log as a session log, and bare chunks as before', () => {
+    const logs = readdirSync(corpusDir).filter((name) => name.endsWith('.jsonl'))
+    expect(logs.length).toBeGreaterThan(0)
+    for (const name of logs) {
+      expect([name, detectFormat(readFileSync(new URL(name, corpusDir), 'utf8'))]).toEqual([
+        name,
+        'dsh-session-jsonl',
+      ])
+    }
+    expect(detectFormat(jsonl(chunk.blockStart(0), chunk.textDelta(0, 'yield { a }')))).toBe('chunk-ndjson')
+    expect(detectFormat(JSON.stringify([chunk.textDelta(0, 'data: x')]))).toBe('chunk-json')
   })
 })
