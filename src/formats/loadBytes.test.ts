@@ -244,6 +244,15 @@ describe('loadBytes on the SQLite session store', () => {
     ])
   })
 
+  it('says when the store is in WAL mode, whose newest rows are in another file', async () => {
+    const bytes = fixture('sqlite-wrong-user-version.sqlite')
+    bytes[18] = 2
+    bytes[19] = 2
+    const source = await loadBytes(bytes, 'store.sqlite', { sqlJs: loadSqlJsNode })
+    expect(source.sessions[0]!.events).toEqual(loadSource(plain(CHILD_FILE)).sessions[0]!.events)
+    expect(messages(source, 'info')).toEqual([expect.stringMatching(/^sqlite: the store is in WAL mode: /)])
+  })
+
   it('reports damaged rows with their session and seq and reads the rest', async () => {
     const source = await load('sqlite-bad-rows.sqlite')
     const at = `session ${CHILD_ID}: seq`

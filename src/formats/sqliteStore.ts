@@ -44,6 +44,15 @@ export type SqliteStoreRead = {
  */
 export async function readSqliteStore(bytes: Uint8Array, sql: SqlJsStatic): Promise<SqliteStoreRead> {
   const diagnostics: Diagnostic[] = []
+  if (bytes[18] === 2 || bytes[19] === 2) {
+    // Header bytes 18–19 (file format write/read version) are 2 in WAL mode, the harness's default journal mode.
+    diagnostics.push({
+      severity: 'info',
+      message:
+        'sqlite: the store is in WAL mode: rows written since its last checkpoint live in the -wal file beside it ' +
+        'and are not in this file (open the store after the harness has closed it to see them)',
+    })
+  }
   let db: Database
   try {
     db = new sql.Database(bytes)
