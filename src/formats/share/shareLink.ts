@@ -70,6 +70,8 @@ export type LinkError = {
  * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
  */
 export async function encodeShareLink(payload: SharePayload, options: EncodeOptions = {}): Promise<string> {
+  const missing = missingPlatform(options.passphrase !== undefined)
+  if (missing !== null) throw new Error(missing)
   const compressed = await deflate(new TextEncoder().encode(JSON.stringify(payload)))
   let frame: Uint8Array
   if (options.passphrase === undefined) {
@@ -144,6 +146,8 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
     }
   }
   const body = match[2]!
+  const missing = missingPlatform(inspectShareLink(fragment)?.encrypted === true)
+  if (missing !== null) return { error: missing }
   if (!/^[A-Za-z0-9_-]*$/.test(body)) {
     const bad = /[^A-Za-z0-9_-]/.exec(body)!
     return {
@@ -210,6 +214,15 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
   const opened = openSharePayload(value)
   if ('error' in opened) return { error: `the link cannot be opened: ${opened.error}` }
   return { ...opened, version, encrypted: mode === MODE_ENCRYPTED }
+}
+
+/** Why this page cannot encode or decode links (an old browser, or encryption on a page that is not secure). */
+export function missingPlatform(encrypted: boolean): string | null {
+  if (typeof CompressionStream !== 'function' || typeof DecompressionStream !== 'function')
+    return 'this browser cannot open share links (it lacks CompressionStream); use a current browser'
+  if (encrypted && globalThis.crypto?.subtle === undefined)
+    return 'encrypted links need a secure page: open Chunkscope over https or on localhost'
+  return null
 }
 
 async function deriveKey(
