@@ -52,7 +52,7 @@ describe('detectFormat on every format (issue 5 fixtures and the corpus)', () =>
 
   it.each([
     ['devtools-capture.har', 'har'],
-    ['devtools-capture-truncated.har', 'har'],
+    ['devtools-capture-truncated.har.txt', 'har'],
     ['dsh-live-two-sessions.ndjson', 'dsh-live-recording'],
     ['dsh-live-gap-truncated.ndjson', 'dsh-live-recording'],
     ['tutorial-simplified-tools.ndjson', 'simplified-stream'],

@@ -55,7 +55,7 @@ describe('HAR files', () => {
   })
 
   it('reads the complete entries of a truncated HAR and says it is damaged', () => {
-    const source = loadSource(fixture('devtools-capture-truncated.har'))
+    const source = loadSource(fixture('devtools-capture-truncated.har.txt'))
     expect(source.format).toBe('har')
     expect(source.diagnostics[0]).toMatchObject({
       severity: 'error',

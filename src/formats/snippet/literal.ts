@@ -299,7 +299,7 @@ export class LiteralParser {
       this.expect(')')
       return JSON.stringify(inner) ?? 'undefined'
     }
-    if (/Id$/.test(token.value) && this.isPunct('(', 1)) {
+    if (token.value.endsWith('Id') && this.isPunct('(', 1)) {
       // Brand factories like CallId('call-123') return their argument.
       this.at += 2
       const inner = this.parseValue()
