@@ -7,7 +7,7 @@ import { effectLabel, gapLabel, indexOf, payloadPreview, runEffectLabel, type To
 
 export const ROW_HEIGHT = 22
 /** seq · Δt · type · index · payload · effect; the header uses the same template. */
-export const COLUMNS = 'grid grid-cols-[3.5rem_3.75rem_7.5rem_2rem_minmax(0,1fr)_10.5rem] gap-x-2 px-2'
+export const COLUMNS = 'grid grid-cols-[3.5rem_3.75rem_7.5rem_2rem_minmax(0,1fr)_11rem] gap-x-2 px-2'
 
 export const TONE: Record<Tone, string> = {
   plain: '',
@@ -57,6 +57,7 @@ export const TimelineRow = memo(function TimelineRow({
   const gap = run ? { text: '', tone: 'muted' as const } : gapLabel(engine.chunks, pos)
   const effect = run ? runEffectLabel(engine.effectAt(pos), span) : effectLabel(engine.effectAt(pos), chunk)
   const head = run ? pos - 1 : pos
+  const payload = run ? `… ${span} more ${chunk.type}, block ${index ?? '?'}` : payloadPreview(chunk)
 
   return (
     // Keyboard access is on the grid (arrows move the cursor row by row, Enter toggles a run): see TimelineGrid.
@@ -99,11 +100,16 @@ export const TimelineRow = memo(function TimelineRow({
             {run ? '▸' : '▾'}
           </button>
         ) : null}
-        <span className={`truncate ${run ? 'text-slate-500 italic dark:text-slate-400' : ''}`}>
-          {run ? `… ${span} more ${chunk.type}, block ${index ?? '?'}` : payloadPreview(chunk)}
+        <span
+          className={`truncate ${run ? 'text-slate-500 italic dark:text-slate-400' : ''}`}
+          title={payload}
+        >
+          {payload}
         </span>
       </td>
-      <td className={`truncate ${TONE[effect.tone]}`}>{effect.text}</td>
+      <td className={`truncate ${TONE[effect.tone]}`} title={effect.text}>
+        {effect.text}
+      </td>
     </tr>
   )
 })

@@ -58,7 +58,7 @@ describe('payloadMatcher', () => {
 describe('effectLabel', () => {
   it('names what the push did; ignored chunks and unknown ones are errors', () => {
     expect(effectLabel({ kind: 'append-text', implicit: true }, td(0, 'hey'))).toEqual({
-      text: 'open-implicit · append +3 chars',
+      text: 'open-implicit +3 chars',
       tone: 'plain',
     })
     expect(effectLabel({ kind: 'append-arguments', implicit: false }, tcd(0, 'c', 'n', '{')).text).toBe(

@@ -119,19 +119,20 @@ const plural = (count: number, noun: string): string => `${count} ${noun}${count
 
 /** What the chunk did to the assembly (PROTOCOL.md §4), in the few words a timeline cell holds. */
 export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
-  const opened = effect.implicit ? 'open-implicit · ' : ''
+  // An implicit open appends too: "open-implicit +5 chars" (the cell is narrow; the row's title says it in full).
+  const append = effect.implicit ? 'open-implicit' : 'append'
   switch (effect.kind) {
     case 'open':
       return { text: 'open', tone: 'plain' }
     case 'append-text':
-      return { text: `${opened}append +${plural(str(field(chunk, 'text')).length, 'char')}`, tone: 'plain' }
+      return { text: `${append} +${plural(str(field(chunk, 'text')).length, 'char')}`, tone: 'plain' }
     case 'append-arguments':
       return {
-        text: `${opened}append +${plural(str(field(chunk, 'argumentsDelta')).length, 'char')}`,
+        text: `${append} +${plural(str(field(chunk, 'argumentsDelta')).length, 'char')}`,
         tone: 'plain',
       }
     case 'close':
-      return { text: `${opened}close · frozen`, tone: 'plain' }
+      return { text: `${effect.implicit ? 'open-implicit · ' : ''}close · frozen`, tone: 'plain' }
     case 'ignored-duplicate-start':
       return { text: 'ignored: duplicate start', tone: 'error' }
     case 'ignored-straggler':
