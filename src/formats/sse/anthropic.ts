@@ -1,5 +1,11 @@
 import type { ContentBlock, FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
-import { describeParseError, isRecord, type TranslatorNote, type WireTranslator } from './translator'
+import {
+  describeParseError,
+  isRecord,
+  NO_NOTES,
+  type TranslatorNote,
+  type WireTranslator,
+} from './translator'
 
 type Open = {
   readonly index: number
@@ -232,6 +238,7 @@ export function createAnthropicTranslator(): WireTranslator {
       return finished
     },
     takeNotes() {
+      if (notes.length === 0) return NO_NOTES
       const taken = notes
       notes = []
       return taken

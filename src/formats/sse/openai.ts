@@ -1,5 +1,11 @@
 import type { FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
-import { describeParseError, isRecord, type TranslatorNote, type WireTranslator } from './translator'
+import {
+  describeParseError,
+  isRecord,
+  NO_NOTES,
+  type TranslatorNote,
+  type WireTranslator,
+} from './translator'
 
 type TextualBlock = { readonly kind: 'reasoning' | 'text'; readonly index: number; text: string }
 type OpenBlock =
@@ -29,6 +35,7 @@ export function createDeepSeekTranslator(): WireTranslator {
   let finishReason: FinishReason | null = null
   let usage: TokenUsage | null = null
   let finished = false
+  let metadataNoted = false
   let notes: TranslatorNote[] = []
   const note = (key: string, severity: TranslatorNote['severity'], message: string) =>
     notes.push({ key, severity, message })
@@ -43,7 +50,8 @@ export function createDeepSeekTranslator(): WireTranslator {
       note('after-finish', 'warning', 'event after the end of the stream: ignored')
       return []
     }
-    if (data.trim() === '[DONE]') return end('done')
+    // `[DONE]` (tolerating surrounding spaces) without trimming every payload of a 100 MB body.
+    if (data.charCodeAt(0) !== 123 && data.trim() === '[DONE]') return end('done')
     let parsed: unknown
     try {
       parsed = JSON.parse(data)
@@ -52,6 +60,12 @@ export function createDeepSeekTranslator(): WireTranslator {
     }
     if (!isRecord(parsed)) return fail('MALFORMED_RESPONSE', 'malformed stream chunk: not a JSON object')
     const out: StreamChunk[] = []
+    if (!metadataNoted) {
+      metadataNoted = true
+      const meta = Object.keys(parsed).filter((key) => key !== 'choices' && key !== 'usage')
+      if (meta.length > 0)
+        note('metadata', 'info', `response metadata (${meta.join(', ')}) is not part of the StreamChunks`)
+    }
     const choices = parsed['choices']
     const choice = Array.isArray(choices) && isRecord(choices[0]) ? choices[0] : null
     if (Array.isArray(choices) && choices.length > 1)
@@ -60,6 +74,10 @@ export function createDeepSeekTranslator(): WireTranslator {
       note('error-object', 'warning', 'an "error" object inside the stream is not mapped by the adapter')
     const delta = choice !== null && isRecord(choice['delta']) ? choice['delta'] : null
     if (delta !== null) {
+      for (const key in delta) {
+        if (!MAPPED_DELTA_KEYS.has(key) && delta[key] !== null)
+          note(`delta:${key}`, 'info', `delta.${key} is not mapped onto StreamChunks`)
+      }
       const reasoningText = delta['reasoning_content']
       if (typeof reasoningText === 'string' && reasoningText !== '') {
         if (reasoning === null) {
@@ -150,12 +168,16 @@ export function createDeepSeekTranslator(): WireTranslator {
       return finished
     },
     takeNotes() {
+      if (notes.length === 0) return NO_NOTES
       const taken = notes
       notes = []
       return taken
     },
   }
 }
+
+/** Delta fields the adapter reads (`role` only says "assistant"). */
+const MAPPED_DELTA_KEYS: ReadonlySet<string> = new Set(['content', 'reasoning_content', 'tool_calls', 'role'])
 
 function toBlock(block: OpenBlock) {
   switch (block.kind) {

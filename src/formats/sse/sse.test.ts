@@ -432,6 +432,20 @@ describe('SSE files', () => {
     )
   })
 
+  it('reads a body after an HTTP 200 head (curl -i), with body line numbers and unmapped fields named', () => {
+    const body = fixture('deepseek-reasoner-tool-calls.sse')
+    const text = `HTTP/2 200\r\ncontent-type: text/event-stream; charset=utf-8\r\nx-request-id: r1\r\n\r\n${body}`
+    const source = loadSource(text)
+    expect(source.format).toBe('openai-sse')
+    const stream = source.sessions[0]!.streams[0]!
+    expect(stream.chunks.at(-1)!.chunk).toEqual({ type: 'finish', reason: { kind: 'tool-calls' } })
+    expect(wireEvent(stream.wire!, 0)!.line).toBe(5)
+    expect(source.diagnostics.map((d) => d.message)).toEqual([
+      '1 SSE comment line (keep-alives) carried nothing',
+      'line 5: response metadata (id, object, created, model, system_fingerprint) is not part of the StreamChunks',
+    ])
+  })
+
   it('reads a 100 MB body in linear time', () => {
     const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x'.repeat(60) } }] })}\n\n`
     const text = event.repeat(Math.ceil(100e6 / event.length)) + 'data: [DONE]\n\n'

@@ -12,7 +12,7 @@ export type WireTranslator = {
   push(data: string, event?: string): StreamChunk[]
   end(reason: 'done' | 'eof'): StreamChunk[]
   readonly finished: boolean
-  takeNotes(): TranslatorNote[]
+  takeNotes(): readonly TranslatorNote[]
 }
 
 /** Something a translator could not map, or noticed: grouped by `key` and counted by the reader. */
@@ -31,3 +31,6 @@ export function describeParseError(data: string, error: unknown): string {
   const shown = data.length > 60 ? `${data.slice(0, 60)}…` : data
   return `${reason} in ${JSON.stringify(shown)}`
 }
+
+/** What `takeNotes()` returns when there is nothing to say (no allocation per event). */
+export const NO_NOTES: readonly TranslatorNote[] = Object.freeze([])
