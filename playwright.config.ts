@@ -51,10 +51,11 @@ export default defineConfig({
     },
   ],
   webServer: {
+    // The production build, served by `vite preview`: what users get, and pages load without on-demand transforms.
     // One strict port: a second server on another port would silently test stale code.
-    command: `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite build --logLevel warn && npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
     url: BASE_URL,
     reuseExistingServer: !CI,
-    timeout: 60_000,
+    timeout: 180_000,
   },
 })

@@ -11,7 +11,9 @@ export function corpusFile(name: string): string {
 
 /** Waits for the app's own idle signal: a source is on screen and nothing is loading. */
 export async function idle(page: Page): Promise<void> {
-  await expect(page.locator('#root > [data-state]')).toHaveAttribute('data-state', 'idle', { timeout: 60_000 })
+  await expect(page.locator('#root > [data-state]')).toHaveAttribute('data-state', 'idle', {
+    timeout: 60_000,
+  })
 }
 
 export async function openApp(page: Page, hash = ''): Promise<void> {

@@ -1,4 +1,3 @@
-import { useRef } from 'react'
 import { useChunkscope } from '../StoreContext'
 import { ExamplesMenu } from './ExamplesMenu'
 import { PasteDialog } from './PasteDialog'
@@ -13,7 +12,6 @@ type Props = {
 }
 
 export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
-  const input = useRef<HTMLInputElement>(null)
   const { openFile } = useSourceLoader()
   const { setHelpOpen } = useChunkscope((s) => s.actions)
   const origin = useChunkscope((s) => s.origin)
@@ -26,21 +24,20 @@ export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
         ☰ Outline
       </button>
       <h1 className="mr-2 text-sm font-semibold">Chunkscope</h1>
-      <button type="button" className="btn" onClick={() => input.current?.click()}>
+      {/* One control named "Open file": the file input itself, visually hidden inside a label styled as a button. */}
+      <label className="btn cursor-pointer focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-sky-500">
         Open file
-      </button>
-      <input
-        ref={input}
-        type="file"
-        aria-label="Open file"
-        className="sr-only"
-        tabIndex={-1}
-        onChange={(event) => {
-          const file = event.target.files?.[0]
-          if (file) void openFile(file)
-          event.target.value = ''
-        }}
-      />
+        <input
+          type="file"
+          aria-label="Open file"
+          className="sr-only"
+          onChange={(event) => {
+            const file = event.target.files?.[0]
+            if (file) void openFile(file)
+            event.target.value = ''
+          }}
+        />
+      </label>
       <PasteDialog />
       <ExamplesMenu />
       {name !== null && (
