@@ -101,6 +101,13 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
     paintCursor(store.getState().k)
     follow(store.getState().k)
     scroller.addEventListener('scroll', onScroll, { passive: true })
+    // A move to a screen with another pixel ratio keeps the CSS size (no resize): repaint at the new ratio.
+    const resolution = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`)
+    const onResolution = () => {
+      paintBase()
+      paintCursor(store.getState().k)
+    }
+    resolution.addEventListener('change', onResolution)
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.k === previous.k) return
       paintCursor(state.k)
@@ -109,6 +116,7 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
     return () => {
       unsubscribe()
       scroller.removeEventListener('scroll', onScroll)
+      resolution.removeEventListener('change', onResolution)
       cancelAnimationFrame(frame)
     }
   }, [engine, model, size, gutter, palette, store])
