@@ -8,6 +8,8 @@ import { LiteralParser, tokenize, UnsupportedExpression, type Token } from './li
 
 /** One `yield { … }` of a snippet: the literal it yields (or why it could not be read) and where it is. */
 export type SnippetYield = {
+  /** The generator it is in (`exampleChunks`, a method `stream`), null before any generator header. */
+  readonly fn: string | null
   readonly line: number
   /** Offsets of `yield` and of the end of its expression in the text. */
   readonly start: number
@@ -25,13 +27,17 @@ export type SnippetYield = {
 export function readYields(text: string): SnippetYield[] {
   const tokens = tokenize(blankGutter(text))
   const found: SnippetYield[] = []
+  let fn: string | null = null
   for (let k = 0; k < tokens.length; k++) {
     const token = tokens[k]!
+    const header = generatorName(tokens, k)
+    if (header !== null) fn = header
     if (token.kind !== 'ident' || token.value !== 'yield') continue
     const next = tokens[k + 1]
     if (next === undefined) continue
     if (next.kind === 'punct' && next.value === '*') {
       found.push({
+        fn,
         ok: false,
         reason: '`yield*` delegates to another generator: not followed',
         line: token.line,
@@ -41,16 +47,19 @@ export function readYields(text: string): SnippetYield[] {
       continue
     }
     if (next.kind === 'punct' && (next.value === ';' || next.value === ')' || next.value === '}')) continue
+    // Prose around the code ("… finish を1つだけ yield し、…"): a word that is no JS identifier a snippet would use.
+    if (next.kind === 'ident' && !/^[\w$]+$/.test(next.value)) continue
     const parser = new LiteralParser(tokens, k + 1)
     try {
       const value = parser.parseValue()
       const last = tokens[parser.at - 1]!
-      found.push({ ok: true, value, line: token.line, start: token.start, end: last.end })
+      found.push({ fn, ok: true, value, line: token.line, start: token.start, end: last.end })
       k = parser.at - 1
     } catch (error) {
       if (!(error instanceof UnsupportedExpression)) throw error
       const end = skipExpression(tokens, k + 1)
       found.push({
+        fn,
         ok: false,
         reason: error.line !== token.line ? `${error.message} (line ${error.line})` : error.message,
         line: token.line,
@@ -61,6 +70,26 @@ export function readYields(text: string): SnippetYield[] {
     }
   }
   return found
+}
+
+/**
+ * The name a generator header at token `k` declares: `function* name`, or a method `*name(` after `async`,
+ * `static`, `{`, `}`, `;` or `,` (not a multiplication). Null when token `k` starts no header.
+ */
+function generatorName(tokens: readonly Token[], k: number): string | null {
+  const token = tokens[k]!
+  const next = tokens[k + 1]
+  if (token.kind === 'ident' && token.value === 'function') {
+    const name = tokens[k + 2]
+    return next?.value === '*' && name?.kind === 'ident' ? name.value : null
+  }
+  if (token.kind !== 'punct' || token.value !== '*' || next?.kind !== 'ident' || tokens[k + 2]?.value !== '(')
+    return null
+  const before = tokens[k - 1]
+  if (before === undefined) return next.value
+  const opens =
+    before.kind === 'punct' ? '{};,'.includes(before.value) : ['async', 'static'].includes(before.value)
+  return opens ? next.value : null
 }
 
 /** The token position after the expression starting at `from`: its bracket group, or up to a line/statement end. */
@@ -146,7 +175,52 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
       })
     }
   }
-  const read = yields.filter((y): y is SnippetYield & { ok: true } => y.ok)
+  // One stream per generator (a pasted article may hold the example and an adapter skeleton); one stream is `stream`.
+  const groups = new Map<string | null, (SnippetYield & { ok: true })[]>()
+  for (const y of yields) {
+    if (!y.ok) continue
+    const group = groups.get(y.fn)
+    if (group) group.push(y)
+    else groups.set(y.fn, [y])
+  }
+  const streams: Attempt[] = []
+  const used = new Set<string>()
+  for (const [fn, read] of groups) {
+    let id = groups.size === 1 ? 'stream' : (fn ?? 'stream')
+    for (let n = 2; used.has(id); n++) id = `${fn ?? 'stream'}-${n}`
+    used.add(id)
+    const where = groups.size === 1 ? '' : ` (${id})`
+    const attempt = buildStream(text, read, id, where, lineOf, diagnostics)
+    if (attempt !== null) streams.push(attempt)
+  }
+  if (streams.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      message:
+        yields.length === 0
+          ? 'no `yield` of an object literal in the snippet'
+          : 'no yield could be read as a chunk',
+    })
+    return { diagnostics, sessions: [] }
+  }
+  if (streams.length > 1) {
+    diagnostics.push({
+      severity: 'info',
+      message: `${streams.length} generators yield chunks: one stream each (${streams.map((a) => a.id).join(', ')})`,
+    })
+  }
+  return { diagnostics, sessions: [{ header: null, events: [], turns: [], streams, messages: [] }] }
+}
+
+/** The chunks one generator's literals produce, simplified chunks through §12, with the yield ↔ chunk pairing. */
+function buildStream(
+  text: string,
+  read: readonly (SnippetYield & { ok: true })[],
+  id: string,
+  where: string,
+  lineOf: (offset: number) => number,
+  diagnostics: Diagnostic[],
+): Attempt | null {
   const types = read.map((y) =>
     isObject(y.value) && typeof y.value['type'] === 'string' ? y.value['type'] : null,
   )
@@ -156,7 +230,7 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
   if (simplified && !protocol) {
     diagnostics.push({
       severity: 'info',
-      message: "the snippet yields the seed tutorial's simplified chunks: mapped as PROTOCOL.md §12",
+      message: `the snippet${where} yields the seed tutorial's simplified chunks: mapped as PROTOCOL.md §12`,
     })
     const result = translateSimplified(
       read.map((y) => ({ value: y.value, line: y.line, where: `line ${y.line}` })),
@@ -182,18 +256,9 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
       trace.emit([y.value as AnyChunk])
     }
   }
-  if (trace.chunks.length === 0) {
-    diagnostics.push({
-      severity: 'error',
-      message:
-        yields.length === 0
-          ? 'no `yield` of an object literal in the snippet'
-          : 'no yield could be read as a chunk',
-    })
-    return { diagnostics, sessions: [] }
-  }
-  const attempt: Attempt = {
-    id: 'stream',
+  if (trace.chunks.length === 0) return null
+  return {
+    id,
     turn: null,
     step: null,
     attempt: null,
@@ -201,10 +266,6 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
     chunks: trace.chunks,
     recorded: null,
     wire: trace.build(),
-  }
-  return {
-    diagnostics,
-    sessions: [{ header: null, events: [], turns: [], streams: [attempt], messages: [] }],
   }
 }
 

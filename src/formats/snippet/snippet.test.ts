@@ -113,6 +113,20 @@ describe('pasted snippets', () => {
     expect(source.sessions[0]!.streams[0]!.chunks.map((c) => c.chunk)).toEqual(expected('runoob', 'runoob'))
   })
 
+  it('reads a whole pasted article: one stream per generator, prose ignored', () => {
+    const source = loadSource(fixture('seed-000-article.txt'))
+    expect(source.format).toBe('js-snippet')
+    const streams = source.sessions[0]!.streams
+    expect(streams.map((s) => [s.id, s.chunks.length])).toEqual([
+      ['exampleChunks', 9],
+      ['stream', 1],
+    ])
+    expect(streams[0]!.chunks.map((c) => c.chunk)).toEqual(expected('runoob', 'runoob'))
+    expect(source.diagnostics).toEqual([
+      { severity: 'info', message: '2 generators yield chunks: one stream each (exampleChunks, stream)' },
+    ])
+  })
+
   it('skips what needs evaluation with a line-numbered warning and keeps the rest', () => {
     const source = loadSource(fixture('snippet-unsupported.ts.txt'))
     expect(source.format).toBe('js-snippet')
