@@ -69,8 +69,9 @@ export type ReplayOptions = {
   readonly checkpointEvery?: number
   /**
    * The assembler state at position 0 (a windowed share link carries it): the replay then continues a stream that
-   * began earlier, exactly. Blocks already seen get a life with `openedAt` 0 (and `closedAt` 0 when frozen).
-   * Findings are computed from the given chunks only.
+   * began earlier, exactly. Blocks already seen get a life with `openedAt` 0 (and `closedAt` 0 when frozen), and
+   * the checks start from that state too (seen and open blocks, usage, finish), so a window does not report, say,
+   * `delta-without-start` for a block opened before it. Carried blocks count as opened by a block-start.
    */
   readonly initialState?: AssemblerState
 }
@@ -234,6 +235,7 @@ export class ReplayBuilder {
     if (initial !== undefined) {
       this.pass.assembler.importState(initial)
       seedLives(this.lives, this.pass.assembler)
+      seedChecker(this.pass, chunks[0]?.seq ?? 0)
     }
     this.checkpoints = [{ pos: 0, snapshot: this.pass.assembler.snapshot() }]
   }
@@ -292,6 +294,72 @@ function seedLives(lives: Map<number, MutableLife>, assembler: BlockAssembler): 
       acceptedDeltas: partial.text !== '' || partial.toolCallArguments !== '' ? 1 : 0,
     })
   }
+}
+
+/**
+ * Brings the checker to the initial state by showing it the chunks that would have built it (a start per block, an
+ * empty delta when the deltas built something, an end when frozen, usage, finish); what it reports meanwhile is
+ * dropped: those findings belong to chunks before the window.
+ */
+function seedChecker(pass: AssemblyPass, seq: number): void {
+  const { checker, assembler } = pass
+  const before = checker.findings.length
+  for (const index of assembler.indexes) {
+    const partial = assembler.partial(index)
+    if (partial === undefined) continue
+    const { blockType } = partial
+    checker.observe(
+      { type: 'block-start', index, blockType },
+      { kind: 'open', index, blockType },
+      assembler,
+      0,
+      seq,
+    )
+    if (partial.text !== '' || partial.toolCallArguments !== '') {
+      if (blockType === 'tool-call') {
+        const chunk = {
+          type: 'tool-call-delta',
+          index,
+          id: partial.toolCallId ?? '',
+          argumentsDelta: '',
+        } as const
+        const effect = {
+          kind: 'append-arguments',
+          index,
+          chars: 0,
+          implicit: false,
+          idChanged: false,
+          nameChanged: false,
+        } as const
+        checker.observe(chunk, effect, assembler, 0, seq)
+      } else {
+        const type = blockType === 'reasoning' ? 'reasoning-delta' : 'text-delta'
+        checker.observe(
+          { type, index, text: '' },
+          { kind: 'append-text', index, chars: 0, implicit: false },
+          assembler,
+          0,
+          seq,
+        )
+      }
+    }
+    const block = partial.block
+    if (block !== undefined)
+      checker.observe(
+        { type: 'block-end', index, block },
+        { kind: 'close', index, implicit: false, block },
+        assembler,
+        0,
+        seq,
+      )
+  }
+  const usage = assembler.usage
+  if (usage !== undefined) checker.observe({ type: 'usage', usage }, { kind: 'usage-set' }, assembler, 0, seq)
+  if (assembler.hasFinish) {
+    const reason = assembler.finish
+    checker.observe({ type: 'finish', reason }, { kind: 'finish-set' }, assembler, 0, seq)
+  }
+  checker.findings.splice(before)
 }
 
 function blockFrame(life: BlockLife, partial: Readonly<PartialBlock>, index: number): BlockFrame {

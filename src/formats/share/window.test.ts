@@ -48,6 +48,31 @@ function expectSameReplay(full: ReplayEngine, windowed: ReplayEngine, from: numb
   for (let p = to - from; p >= 0; p -= 3) expect(state(windowed.seek(p))).toEqual(state(full.seek(from + p)))
 }
 
+/** Per-chunk findings of chunks [from, to): the window's own equal the full stream's (end-of-stream ones aside). */
+function expectSameFindings(chunks: readonly SourcedChunk[], from: number, to: number): void {
+  const full = new ReplayEngine(chunks)
+  const cut = cutWindow(chunks, from, to)
+  const windowed = new ReplayEngine(cut.chunks, { initialState: cut.state })
+  const perChunk = (engine: ReplayEngine, offset: number, end: number) =>
+    engine.findings
+      .slice(0, engine.findings.length)
+      .filter((f) => f.pos + offset >= from && f.pos + offset < end && !END_RULES.has(f.rule))
+      .map((f) => ({ rule: f.rule, pos: f.pos + offset, seq: f.seq, message: f.message }))
+  expect(perChunk(windowed, from, to), `window ${from}..${to}`).toEqual(perChunk(full, 0, to))
+}
+
+const END_RULES = new Set([
+  'usage-missing',
+  'finish-missing',
+  'finish-reason-inconsistent',
+  'tool-arguments-invalid',
+  'tool-call-dropped',
+  'tool-call-id-missing',
+  'replay-misaligned',
+  'unknown-block-type',
+  'recorded-mismatch',
+])
+
 async function shareWindow(source: LoadedSource, index: number, k: number, from: number, to: number) {
   const attempt = source.sessions[0]!.streams[index]!
   const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k }, { window: { from, to } })
@@ -147,6 +172,36 @@ describe('windowed links replay exactly', () => {
       }),
       { numRuns: 150 },
     )
+  })
+
+  it.each(corpusFiles())('%s: a window reports the full stream’s findings for its chunks', (name) => {
+    const source = loadSource(readCorpus(name), name)
+    expect(source.sessions[0]!.streams.length).toBeGreaterThan(0)
+    for (const attempt of source.sessions[0]!.streams) {
+      const total = attempt.chunks.length
+      for (const [from, to] of [
+        [1, total],
+        [Math.floor(total / 2), total],
+        [Math.floor(total / 3), Math.floor((2 * total) / 3)],
+      ] as const) {
+        expectSameFindings(attempt.chunks, from, to)
+      }
+    }
+  })
+
+  it('a generated stream: the same findings inside any window', () => {
+    const chunks = generateStream(3000, 70)
+    for (const [from, to] of [
+      [0, 3000],
+      [35, 1000],
+      [1500, 1501],
+      [2990, 3000],
+    ] as const) {
+      expectSameFindings(chunks, from, to)
+    }
+    // Malformed streams can differ: the state does not record whether a block began with a start or a delta, nor
+    // how many (empty) deltas it accepted, so e.g. finish-open-blocks may read differently inside a window.
+    expect(chunks).toHaveLength(3000)
   })
 
   it('carried blocks have lives, so the frame shows them from position 0', () => {
