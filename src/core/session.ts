@@ -109,7 +109,7 @@ export type Attempt = {
  * travels from the worker to the page. Use `wireEvent` / `wireEventOfChunk` (src/formats/wire.ts) to read it.
  */
 export type WireTrace = {
-  /** The wire format's id: `openai-sse`, `anthropic-sse`, `simplified-stream`, `js-snippet`, … */
+  /** `openai-sse`, `anthropic-sse`, `simplified-stream` (NDJSON lines), `js-snippet` (yields), `http-error` (no events). */
   readonly format: string
   /** The request, when the capture records it (HAR). */
   readonly request?: {

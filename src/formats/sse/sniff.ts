@@ -11,6 +11,7 @@ const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
   'message_delta',
   'message_stop',
   'ping',
+  'error',
 ])
 const FIELD = /^(data|event|id|retry):/
 
@@ -49,7 +50,11 @@ export function sniffSseDialect(text: string): SseDialect | null {
     } else if (content.startsWith('data:')) {
       data += 1
       const payload = content.slice(5)
-      if (/^\s*\{\s*"type"\s*:\s*"(message_start|content_block_|message_delta|message_stop)/.test(payload))
+      if (
+        /^\s*\{\s*"type"\s*:\s*"(message_start|content_block_|message_delta|message_stop|error")/.test(
+          payload,
+        )
+      )
         anthropic = true
     }
   }

@@ -6,8 +6,8 @@ import { wireEvent, wireEventOfChunk } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
 import { httpFailure, httpFailureCode } from './httpFailure'
 import { createDeepSeekTranslator } from './openai'
-import { readSseStream } from './readSse'
-import { scanSse } from './sseEvents'
+import { createTranslator, readSseStream } from './readSse'
+import { scanSse, SseParser, type SseEvent } from './sseEvents'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
 const sse = (...payloads: unknown[]) =>
@@ -33,6 +33,38 @@ describe('scanSse', () => {
     const scan = scanSse('data: 1\n\ndata: {"cut', (e) => events.push(e.data))
     expect(events).toEqual(['1'])
     expect(scan.tornTail).toEqual({ line: 3, text: 'data: {"cut' })
+  })
+})
+
+describe('SseParser (incremental, for live capture)', () => {
+  it('gives the same events as scanSse however the body is cut into pieces, and the same chunks', () => {
+    for (const name of [
+      'deepseek-reasoner-tool-calls.sse',
+      'anthropic-thinking-tool-use.sse',
+      'deepseek-reasoner-truncated.sse',
+    ]) {
+      const text = fixture(name).replaceAll('\n', '\r\n')
+      const whole: SseEvent[] = []
+      scanSse(text, (e) => whole.push(e))
+      for (const size of [1, 7, 64, 1000]) {
+        const parser = new SseParser()
+        const pieces: SseEvent[] = []
+        for (let at = 0; at < text.length; at += size) pieces.push(...parser.feed(text.slice(at, at + size)))
+        pieces.push(...parser.end())
+        expect(pieces).toEqual(whole)
+      }
+      const dialect = name.startsWith('anthropic') ? 'anthropic-sse' : 'openai-sse'
+      const live = createTranslator(dialect)
+      const parser = new SseParser()
+      const chunks = []
+      for (let at = 0; at < text.length; at += 13) {
+        for (const event of parser.feed(text.slice(at, at + 13)))
+          chunks.push(...live.push(event.data, event.event))
+      }
+      for (const event of parser.end()) chunks.push(...live.push(event.data, event.event))
+      if (!live.finished) chunks.push(...live.end('eof'))
+      expect(chunks).toEqual(chunksOf(text, dialect))
+    }
   })
 })
 
@@ -427,6 +459,11 @@ describe('SSE files', () => {
     expect(detectFormat(fixture('anthropic-thinking-tool-use.sse'))).toBe('anthropic-sse')
     expect(detectFormat('data: {"type":"message_start","message":{}}\n\n')).toBe('anthropic-sse')
     expect(detectFormat('event: foo\n\n')).toBeNull()
+    expect(
+      detectFormat(
+        'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+      ),
+    ).toBe('anthropic-sse')
     expect(detectFormat('HTTP/1.1 200 OK\ncontent-type: text/event-stream\n\ndata: {"choices":[]}\n\n')).toBe(
       'openai-sse',
     )

@@ -164,3 +164,98 @@ function shifted(text: string, offset: number): HttpHead | null {
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lines += 1
   return { ...inner, bodyStart: inner.bodyStart + offset, bodyLine: inner.bodyLine + lines }
 }
+
+/**
+ * The same rules as `scanSse`, fed piece by piece as a network stream delivers text (live capture): `feed(piece)`
+ * returns the events completed so far, `end()` those left when the body ends (a last event without its blank line
+ * is dispatched; a torn last line is not). Only the unfinished line is buffered. Offsets and lines count from the
+ * start of the stream.
+ *
+ * @example
+ * const parser = new SseParser()
+ * parser.feed('data: {"a"') // []
+ * parser.feed(':1}\n\n') // [{ data: '{"a":1}', event: '', start: 0, end: 13, line: 1 }]
+ */
+export class SseParser {
+  /** The unfinished line, and where it starts. */
+  private pending = ''
+  private pendingStart = 0
+  private lineNo = 0
+  private data: string[] | null = null
+  private eventName = ''
+  private start = -1
+  private stop = 0
+  private line = 0
+  private first = true
+
+  feed(piece: string): SseEvent[] {
+    const out: SseEvent[] = []
+    let text = this.pending + piece
+    if (this.first && text.length > 0) {
+      this.first = false
+      if (text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1)
+        this.pendingStart += 1
+      }
+    }
+    let pos = 0
+    for (;;) {
+      const newline = text.indexOf('\n', pos)
+      if (newline === -1) break
+      const stop = newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline
+      this.lineNo += 1
+      this.readLine(text, pos, stop, this.pendingStart, out)
+      pos = newline + 1
+    }
+    this.pendingStart += pos
+    this.pending = text.slice(pos)
+    return out
+  }
+
+  end(): SseEvent[] {
+    const out: SseEvent[] = []
+    this.dispatch(out)
+    return out
+  }
+
+  /** The unfinished last line (a torn tail once the body has ended), '' when none. */
+  get tail(): string {
+    return this.pending
+  }
+
+  private readLine(text: string, pos: number, stop: number, base: number, out: SseEvent[]): void {
+    if (stop === pos) {
+      this.dispatch(out)
+      return
+    }
+    if (text.charCodeAt(pos) === 58) return
+    let nameEnd = pos
+    while (nameEnd < stop && text.charCodeAt(nameEnd) !== 58) nameEnd += 1
+    let valueStart = nameEnd === stop ? stop : nameEnd + 1
+    if (valueStart < stop && text.charCodeAt(valueStart) === 32) valueStart += 1
+    const name = text.slice(pos, nameEnd)
+    if (name !== 'data' && name !== 'event' && name !== 'id' && name !== 'retry') return
+    if (this.start === -1) {
+      this.start = base + pos
+      this.line = this.lineNo
+    }
+    this.stop = base + stop
+    if (name === 'data') (this.data ??= []).push(text.slice(valueStart, stop))
+    else if (name === 'event') this.eventName = text.slice(valueStart, stop)
+  }
+
+  private dispatch(out: SseEvent[]): void {
+    if (this.start !== -1 && this.data !== null) {
+      out.push({
+        data: this.data.join('\n'),
+        event: this.eventName,
+        start: this.start,
+        end: this.stop,
+        line: this.line,
+      })
+    }
+    this.data = null
+    this.eventName = ''
+    this.start = -1
+  }
+}
