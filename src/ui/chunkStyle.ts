@@ -55,7 +55,10 @@ export const OTHER_ACCENT = { border: 'border-l-slate-400 dark:border-l-slate-50
 
 export const UNKNOWN_BADGE = 'bg-red-100 text-red-900 dark:bg-red-900/60 dark:text-red-100'
 
-/** Makes whitespace visible in a payload preview: ␠ for space, ↵ for newline, ⇥ for tab. */
+/**
+ * Makes whitespace visible in a payload preview: · for space (␠ is missing from many monospace fonts), ↵ for
+ * newline, ⇥ for tab.
+ */
 export function visibleWhitespace(text: string): string {
-  return text.replaceAll(' ', '␠').replaceAll('\n', '↵').replaceAll('\t', '⇥').replaceAll('\r', '␍')
+  return text.replaceAll(' ', '·').replaceAll('\n', '↵').replaceAll('\t', '⇥').replaceAll('\r', '␍')
 }

@@ -1,6 +1,11 @@
 import { useChunkscope } from '../StoreContext'
 
-const PHASE = { reading: 'Reading', parsing: 'Parsing', transferring: 'Receiving', replaying: 'Replaying' } as const
+const PHASE = {
+  reading: 'Reading',
+  parsing: 'Parsing',
+  transferring: 'Receiving',
+  replaying: 'Replaying',
+} as const
 
 /** Progress while loading, and the error banner when an input could not be read (what and where). */
 export function StatusBar() {

@@ -23,11 +23,11 @@ describe('payloadPreview', () => {
       [
         "reasoning",
         ""weigh⇥options↵"",
-        ""Hello␠world"",
-        "call-1 echo "{"text":␠"",
+        ""Hello·world"",
+        "call-1 echo "{"text":·"",
         "id '' ""hi"}"",
-        "text "Hello␠world"",
-        "tool-call echo(call-1) "{"text":␠"hi"}"",
+        "text "Hello·world"",
+        "tool-call echo(call-1) "{"text":·"hi"}"",
         "image {"type":"image","attachment":{"attachmentId":"a1","mediaType":"image/png"}}",
         "in 10 · out 5 · cache-read 3 · reasoning 2",
         "error PROVIDER_HTTP_ERROR: upstream 502",
@@ -48,7 +48,7 @@ describe('payloadMatcher', () => {
   it('matches raw text case-insensitively, special characters literally', () => {
     const match = payloadMatcher('HELLO w')!
     expect(match(td(0, 'say hello world'))).toBe(true)
-    expect(match(td(0, 'hello␠world'))).toBe(false)
+    expect(match(td(0, 'hello·world'))).toBe(false)
     expect(payloadMatcher('a.b')!(td(0, 'axb'))).toBe(false)
     expect(payloadMatcher('[x]')!(td(0, 'is [x] done'))).toBe(true)
     expect(payloadMatcher('')).toBeNull()
