@@ -19,7 +19,11 @@ import { usePlayback } from './transport/usePlayback'
 import { useUrlSync } from './url/useUrlSync'
 
 type Sizes = { left: number; right: number; bottom: number; lanes: number }
-const DEFAULT_SIZES: Sizes = { left: 260, right: 400, bottom: 220, lanes: 120 }
+/** Defaults fit 1440×900; on a short screen the lanes and the message pane start smaller. */
+const DEFAULT_SIZES: Sizes =
+  typeof window !== 'undefined' && window.innerHeight < 850
+    ? { left: 240, right: 380, bottom: 190, lanes: 84 }
+    : { left: 260, right: 400, bottom: 220, lanes: 120 }
 
 function useSizes(): [Sizes, (patch: Partial<Sizes>) => void] {
   const [sizes, setSizes] = useState<Sizes>(() => {
@@ -101,7 +105,7 @@ export function App() {
           </div>
           <div
             style={{ ['--right' as string]: `${sizes.right}px` }}
-            className="flex h-2/5 min-h-0 shrink-0 flex-col border-t border-slate-200 wide:h-auto wide:w-(--right) wide:border-t-0 wide:border-l dark:border-slate-700"
+            className="flex min-h-0 flex-1 flex-col border-t border-slate-200 wide:w-(--right) wide:flex-none wide:border-t-0 wide:border-l dark:border-slate-700"
           >
             <BlocksPanel />
             <IgnoredPanel />
@@ -120,7 +124,9 @@ export function App() {
       />
       <div style={{ height: sizes.bottom }} className="flex min-h-0 shrink-0">
         <FinalMessagePanel />
-        <MetricsPanel />
+        <div className="flex w-80 shrink-0 border-l border-slate-200 wide:w-[30rem] dark:border-slate-700">
+          <MetricsPanel />
+        </div>
       </div>
       <DropZone />
       <HelpDialog />
