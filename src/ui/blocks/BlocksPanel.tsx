@@ -33,7 +33,12 @@ export function BlocksPanel() {
   const touched = effect !== undefined && 'index' in effect ? engine?.life(effect.index)?.order : undefined
   const k = frame?.k
   useEffect(() => {
-    if (touched !== undefined) virtualizer.scrollToIndex(touched, { align: 'auto' })
+    if (touched === undefined) return
+    // Only when the card is out of view: scrollToIndex reads the scroller's size (a forced layout) every
+    // time, which a million-chunk replay cannot afford on each step.
+    const range = virtualizer.range
+    if (range !== null && touched >= range.startIndex && touched <= range.endIndex) return
+    virtualizer.scrollToIndex(touched, { align: 'auto' })
   }, [touched, k, virtualizer])
 
   const open = partials.reduce((count, p) => count + (p.state === 'open' ? 1 : 0), 0)

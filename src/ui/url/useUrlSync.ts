@@ -6,6 +6,8 @@ import { useChunkscopeStore } from '../StoreContext'
 import { useSourceLoader } from '../loading/useSourceLoader'
 import { recallFile } from './fileMemory'
 
+const REPLACE_MS = 150
+
 function placeOf(state: ChunkscopeState): Place | null {
   const { origin, streamKey, k } = state
   if (origin === null || streamKey === null) return null
@@ -67,6 +69,19 @@ export function useUrlSync(): void {
 
     void apply(parsePlace(window.location.hash))
 
+    // Cursor moves replace the entry at most every REPLACE_MS (replaceState costs milliseconds and browsers
+    // throttle it); a new source or stream pushes an entry at once.
+    let pending = 0
+    const replaceSoon = () => {
+      if (pending !== 0) return
+      pending = window.setTimeout(() => {
+        pending = 0
+        const place = placeOf(store.getState())
+        if (place !== null && formatPlace(place) !== window.location.hash) {
+          window.history.replaceState(null, '', formatPlace(place))
+        }
+      }, REPLACE_MS)
+    }
     const unsubscribe = store.subscribe((state, previous) => {
       if (applying) return
       const place = placeOf(state)
@@ -74,12 +89,16 @@ export function useUrlSync(): void {
       const hash = formatPlace(place)
       if (hash === window.location.hash) return
       const moved = state.origin !== previous.origin || state.streamKey !== previous.streamKey
-      if (moved) window.history.pushState(null, '', hash)
-      else window.history.replaceState(null, '', hash)
+      if (moved) {
+        window.clearTimeout(pending)
+        pending = 0
+        window.history.pushState(null, '', hash)
+      } else replaceSoon()
     })
     const onPop = () => void apply(parsePlace(window.location.hash))
     window.addEventListener('popstate', onPop)
     return () => {
+      window.clearTimeout(pending)
       unsubscribe()
       window.removeEventListener('popstate', onPop)
     }
