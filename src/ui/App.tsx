@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { TimelineOrAdapter } from './adapter/TimelineOrAdapter'
 import { BlocksPanel } from './blocks/BlocksPanel'
 import { IgnoredPanel } from './blocks/IgnoredPanel'
 import { FindingsPanel } from './findings/FindingsPanel'
@@ -11,7 +12,6 @@ import { FinalMessagePanel } from './message/FinalMessagePanel'
 import { MetricsPanel } from './metrics/MetricsPanel'
 import { Outline } from './outline/Outline'
 import { useChunkscope } from './StoreContext'
-import { Timeline } from './timeline/Timeline'
 import { HelpDialog } from './transport/HelpDialog'
 import { Transport } from './transport/Transport'
 import { useKeyboard } from './transport/useKeyboard'
@@ -90,7 +90,7 @@ export function App() {
               max={400}
               onChange={(lanes) => resize({ lanes })}
             />
-            <Timeline />
+            <TimelineOrAdapter />
           </div>
           <div className="hidden wide:flex">
             <Resizer

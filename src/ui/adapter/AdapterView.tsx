@@ -1,0 +1,99 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react'
+import type { Attempt, WireTrace } from '../../core/session'
+import type { Diagnostic } from '../../formats/types'
+import { Panel } from '../layout/Panel'
+import { useChunkscope } from '../StoreContext'
+import { AdapterPair, type PairState } from './AdapterPair'
+import { adapterCounts, buildAdapterRows, rowOfChunk, seekTargetOfRow } from './buildAdapterRows'
+import { NotMapped } from './NotMapped'
+
+/**
+ * The "Adapter" view: every raw wire event next to the chunks it became (none, one or many), so an adapter author
+ * sees which byte of the capture made which chunk. The pair holding the cursor's chunk is current.
+ */
+export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; readonly trace: WireTrace }) {
+  const source = useChunkscope((s) => s.source)
+  const k = useChunkscope((s) => s.k)
+  const { seekTo } = useChunkscope((s) => s.actions)
+  const rows = useMemo(() => buildAdapterRows(trace, attempt.chunks.length), [trace, attempt])
+  const counts = useMemo(() => adapterCounts(rows), [rows])
+  const diagnostics = source?.diagnostics ?? []
+  // Notes carry the line of the event they are about when the trace's text is the file itself (SSE, NDJSON).
+  const notesByLine = useMemo(() => {
+    const map = new Map<number, Diagnostic[]>()
+    if (source === null || source.format !== trace.format) return map
+    for (const d of source.diagnostics) {
+      if (d.line === undefined) continue
+      const list = map.get(d.line)
+      if (list) list.push(d)
+      else map.set(d.line, [d])
+    }
+    return map
+  }, [source, trace])
+
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // oxlint-disable-next-line react/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 40,
+    overscan: 8,
+  })
+
+  const current = rowOfChunk(rows, k - 1)
+  // Scroll only when the current pair is out of view, so stepping through a visible pair does not move the list.
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    if (el === null || current < 0) return
+    const item = virtualizer.measurementsCache[current]
+    const top = el.scrollTop
+    if (item !== undefined && item.start >= top && item.end <= top + el.clientHeight) return
+    virtualizer.scrollToIndex(current, { align: 'center' })
+  }, [current, virtualizer])
+
+  const onSeek = useCallback((row: number) => seekTo(seekTargetOfRow(rows, row)), [rows, seekTo])
+  const stateOf = (row: number): PairState =>
+    row === current ? 'current' : k > 0 && rows.to[row]! <= k ? 'applied' : 'pending'
+
+  return (
+    <Panel
+      title="Adapter"
+      className="flex-1"
+      actions={
+        <span className="text-[11px] font-normal text-slate-500 tabular-nums dark:text-slate-400">
+          {trace.count} events → {attempt.chunks.length} chunks · {counts.empty} produced none
+          {counts.synthesised > 0 ? ` · ${counts.synthesised} synthesised` : ''}
+        </span>
+      }
+    >
+      <div className="flex h-full min-h-0 flex-col">
+        <div className="grid shrink-0 grid-cols-2 gap-x-3 border-b border-slate-200 px-2 py-0.5 text-[11px] font-medium text-slate-500 dark:border-slate-700 dark:text-slate-400">
+          <span>Raw event ({trace.format})</span>
+          <span>Chunks it became</span>
+        </div>
+        <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
+          <ol aria-label="Wire events" style={{ height: virtualizer.getTotalSize() }} className="relative">
+            {virtualizer.getVirtualItems().map((item) => (
+              <AdapterPair
+                key={item.key}
+                index={item.index}
+                trace={trace}
+                chunks={attempt.chunks}
+                event={rows.event[item.index]!}
+                from={rows.from[item.index]!}
+                to={rows.to[item.index]!}
+                state={stateOf(item.index)}
+                notes={notesByLine.get(trace.line[rows.event[item.index]!] ?? -1)}
+                onSeek={onSeek}
+                measure={virtualizer.measureElement}
+                top={item.start}
+              />
+            ))}
+          </ol>
+        </div>
+        <NotMapped diagnostics={diagnostics} />
+      </div>
+    </Panel>
+  )
+}

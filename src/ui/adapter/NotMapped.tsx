@@ -1,0 +1,44 @@
+import { useState } from 'react'
+import type { Diagnostic } from '../../formats/types'
+import { SEVERITY_ICON } from '../findings/severity'
+
+const SHOWN = 100
+
+/** What the reader could not map to chunks (its notes and diagnostics), under the pairs, collapsible. */
+export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diagnostic[] }) {
+  const [open, setOpen] = useState(true)
+  if (diagnostics.length === 0) return null
+  return (
+    <section
+      aria-label="Not mapped"
+      className="max-h-[35%] shrink-0 overflow-auto border-t border-slate-200 text-xs dark:border-slate-700"
+    >
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className="sticky top-0 flex w-full items-center gap-1.5 bg-white px-2 py-0.5 text-left font-medium text-slate-700 hover:bg-slate-50 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
+      >
+        <span aria-hidden className="w-3 text-slate-400">
+          {open ? '▾' : '▸'}
+        </span>
+        Not mapped / reader notes ({diagnostics.length})
+      </button>
+      {open && (
+        <ul className="px-2 pb-1">
+          {diagnostics.slice(0, SHOWN).map((d, i) => (
+            <li key={i} className="flex gap-1.5 py-px">
+              <span aria-hidden className={SEVERITY_ICON[d.severity].color}>
+                {SEVERITY_ICON[d.severity].icon}
+              </span>
+              <span className="min-w-0 break-words text-slate-700 dark:text-slate-300">{d.message}</span>
+            </li>
+          ))}
+          {diagnostics.length > SHOWN && (
+            <li className="text-slate-400 dark:text-slate-500">… {diagnostics.length - SHOWN} more</li>
+          )}
+        </ul>
+      )}
+    </section>
+  )
+}

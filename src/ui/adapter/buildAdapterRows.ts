@@ -1,0 +1,75 @@
+import type { WireTrace } from '../../core/session'
+
+/**
+ * The pairs of the "Adapter" view: each raw wire event with the chunk range it became, plus a pair with no event
+ * for each run of chunks no event produced (block-ends and the finish synthesised at end of body). Columns of
+ * typed arrays, built once per trace: a 100 MB capture holds a million events.
+ */
+export type AdapterRows = {
+  readonly count: number
+  /** The wire event index of each pair, or -1 for synthesised chunks. */
+  readonly event: Int32Array
+  /** The pair's chunks are positions `from[i]` … `to[i] - 1` (empty when the event produced nothing). */
+  readonly from: Uint32Array
+  readonly to: Uint32Array
+}
+
+/**
+ * @example
+ * const rows = buildAdapterRows(attempt.wire, attempt.chunks.length)
+ * rows.event[rows.count - 1] // -1: the finish synthesised at end of body
+ */
+export function buildAdapterRows(trace: WireTrace, total: number): AdapterRows {
+  const capacity = 2 * trace.count + 1
+  const event = new Int32Array(capacity)
+  const from = new Uint32Array(capacity)
+  const to = new Uint32Array(capacity)
+  let count = 0
+  let next = 0
+  const push = (e: number, a: number, b: number) => {
+    event[count] = e
+    from[count] = a
+    to[count] = b
+    count += 1
+  }
+  for (let i = 0; i < trace.count; i++) {
+    const a = trace.chunkFrom[i]!
+    const b = trace.chunkTo[i]!
+    if (a > next) push(-1, next, a)
+    push(i, a, b)
+    if (b > next) next = b
+  }
+  if (total > next) push(-1, next, total)
+  return { count, event: event.subarray(0, count), from: from.subarray(0, count), to: to.subarray(0, count) }
+}
+
+/** The pair holding the chunk at `pos`, or -1 (before the first chunk, or out of range). */
+export function rowOfChunk(rows: AdapterRows, pos: number): number {
+  if (pos < 0) return -1
+  // `from` is non-decreasing: the last pair starting at or before `pos` holds it when its range covers it.
+  let low = 0
+  let high = rows.count
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (rows.from[middle]! <= pos) low = middle + 1
+    else high = middle
+  }
+  const i = low - 1
+  return i >= 0 && pos < rows.to[i]! ? i : -1
+}
+
+/** Where clicking a pair seeks: after its last chunk (before the next chunk for an event that produced none). */
+export function seekTargetOfRow(rows: AdapterRows, row: number): number {
+  return rows.to[row]!
+}
+
+/** How many pairs produced no chunk, and how many chunks no event produced: the view's header counts. */
+export function adapterCounts(rows: AdapterRows): { readonly empty: number; readonly synthesised: number } {
+  let empty = 0
+  let synthesised = 0
+  for (let i = 0; i < rows.count; i++) {
+    if (rows.event[i] === -1) synthesised += rows.to[i]! - rows.from[i]!
+    else if (rows.to[i] === rows.from[i]) empty += 1
+  }
+  return { empty, synthesised }
+}
