@@ -103,20 +103,27 @@ function RowContent({
         </span>
       )
     case 'attempt':
-      return <AttemptContent label={node.label} summary={summary} />
+      return <AttemptContent label={node.label} request={node.request} summary={summary} />
   }
 }
 
 function AttemptContent({
   label,
+  request,
   summary,
 }: {
   readonly label: string
+  readonly request: string | undefined
   readonly summary: AttemptSummary | null
 }) {
   return (
     <>
       <span className="font-mono font-semibold">{label}</span>
+      {request !== undefined && (
+        <span className="min-w-0 shrink truncate text-[11px] text-slate-500 dark:text-slate-400">
+          {request}
+        </span>
+      )}
       {summary === null ? (
         <span className="text-slate-400">…</span>
       ) : (
@@ -184,7 +191,10 @@ function titleOf(node: OutlineNode, summary: AttemptSummary | null): string {
       const attempt = node.attempt
       const chunks = attempt.chunks
       const seqs = chunks.length === 0 ? 'no chunks' : `seq ${chunks[0]!.seq}–${chunks.at(-1)!.seq}`
-      const parts = [`${attempt.id} · ${attempt.kind} · ${chunks.length} chunks, ${seqs}`]
+      const parts = [
+        `${attempt.id} · ${attempt.kind} · ${chunks.length} chunks, ${seqs}`,
+        node.requestDetail ?? '',
+      ]
       if (summary !== null) {
         parts.push(`finish ${summary.finish}${summary.code !== null ? ` ${summary.code}` : ''}`)
         parts.push(`${summary.errors} errors, ${summary.warnings} warnings`)

@@ -212,3 +212,43 @@ describe('flattenOutline', () => {
     expect(pathTo(outline.roots, 'nope')).toEqual([])
   })
 })
+
+describe('buildOutline for multi-session sources', () => {
+  const fixtures = new URL('../../formats/fixtures/', import.meta.url)
+
+  test("a zip's subagent session sits under its parent session", async () => {
+    const { loadBytes } = await import('../../formats/loadBytes')
+    const name = 'binary/dsh-session-11111111-1111-4111-8111-111111111111.zip'
+    const source = await loadBytes(new Uint8Array(readFileSync(new URL(name, fixtures))), name)
+    const outline = buildOutline(source)
+    expect(outline.roots.map((node) => `${node.kind} ${'label' in node ? node.label : ''}`)).toEqual([
+      'session session 11111111',
+    ])
+    const parent = outline.roots[0]!
+    const last = 'children' in parent ? parent.children.at(-1) : undefined
+    expect(last?.kind).toBe('session')
+    expect(last && 'label' in last ? last.label : '').toBe('subagent 22222222')
+    // Streams of both sessions are still listed, the parent's first.
+    expect(outline.attempts.map((a) => a.id)).toEqual([
+      't1.s1.a1',
+      't1.s2.a1',
+      't1.s3.a1',
+      't1.s4.a1',
+      '1/t1.s1.a1',
+      '1/t1.s2.a1',
+    ])
+    expect(pathTo(outline.roots, '1/t1.s1.a1')[0]).toBe('0:session')
+  })
+
+  test('HAR entries show their request: method, host and path, time', () => {
+    const source = loadSource(readFileSync(new URL('devtools-capture.har', fixtures), 'utf8'))
+    const outline = buildOutline(source)
+    const har = outline.attempts.filter((a) => a.request !== undefined)
+    expect(har.map((a) => `${a.label} ${a.request}`)).toEqual([
+      'har2 POST api.deepseek.com/chat/completions 10:00:03',
+      expect.stringMatching(/^har3 POST api\.anthropic\.com\/v1\/messages \d\d:\d\d:\d\d$/),
+      expect.stringMatching(/^har4 POST api\.deepseek\.com\/chat\/completions \d\d:\d\d:\d\d$/),
+    ])
+    expect(har[0]!.requestDetail).toContain('https://api.deepseek.com/chat/completions')
+  })
+})

@@ -25,6 +25,10 @@ export type OutlineAttempt = {
   /** `a1`; the attempt id when it has no (turn, step); `stream` for a bare chunk file. */
   readonly label: string
   readonly attempt: Attempt
+  /** For a stream from a capture that records its request (HAR): method, short URL and time, as the row shows it. */
+  readonly request?: string
+  /** The full request line, for a tooltip. */
+  readonly requestDetail?: string
 }
 
 export type OutlineStep = {
@@ -49,7 +53,8 @@ export type OutlineSession = {
   readonly label: string
   /** Full header id and origin, for a tooltip. */
   readonly detail: string
-  readonly children: readonly (OutlineTurn | OutlineAttempt | OutlineEvent)[]
+  /** Subagent sessions (header.parentSession = this id) come last, as children. */
+  readonly children: readonly (OutlineTurn | OutlineAttempt | OutlineEvent | OutlineSession)[]
 }
 
 export type OutlineNode = OutlineSession | OutlineTurn | OutlineStep | OutlineAttempt | OutlineEvent
@@ -73,12 +78,49 @@ const STRUCTURAL = new Set(['assistant/chunk', 'turn/start', 'turn/end', 'step/s
  */
 export function buildOutline(source: LoadedSource | null): Outline {
   const attempts: OutlineAttempt[] = []
-  const sessions = (source?.sessions ?? []).map((session, sessionIndex) =>
-    buildSessionNode(session, sessionIndex, attempts),
-  )
+  const all = source?.sessions ?? []
+  const sessions = all.map((session, sessionIndex) => buildSessionNode(session, sessionIndex, attempts))
   const single = sessions.length === 1 ? sessions[0] : undefined
-  const roots = single ? single.children : sessions
+  const roots = single ? single.children : nestSubagents(all, sessions)
   return { roots, attempts, size: countNodes(roots) }
+}
+
+/**
+ * Puts each session whose header names a parent (`parentSession`, a subagent) under that parent when the source
+ * holds it (a zip's subagents, a SQLite store's sessions); orphans stay at the top. Cycles are not followed.
+ */
+function nestSubagents(sessions: readonly Session[], nodes: OutlineSession[]): OutlineSession[] {
+  const byId = new Map<string, number>()
+  sessions.forEach((session, i) => {
+    const id = session.header?.id
+    if (id !== undefined && id !== null && !byId.has(id)) byId.set(id, i)
+  })
+  const parentOf = sessions.map((session, i) => {
+    const parent = session.header?.parentSession
+    const at = parent === undefined ? undefined : byId.get(parent)
+    return at === undefined || at === i ? -1 : at
+  })
+  // A parent chain that loops back leaves the session at the top.
+  const reachesTop = (i: number): boolean => {
+    const seen = new Set<number>()
+    for (let at = i; at !== -1; at = parentOf[at]!) {
+      if (seen.has(at)) return false
+      seen.add(at)
+    }
+    return true
+  }
+  const childrenOf = new Map<number, number[]>()
+  const top: number[] = []
+  parentOf.forEach((parent, i) => {
+    if (parent === -1 || !reachesTop(i)) top.push(i)
+    else childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), i])
+  })
+  const build = (i: number): OutlineSession => {
+    const node = nodes[i]!
+    const kids = childrenOf.get(i)
+    return kids === undefined ? node : { ...node, children: [...node.children, ...kids.map(build)] }
+  }
+  return top.map(build)
 }
 
 function countNodes(nodes: readonly OutlineNode[]): number {
@@ -101,7 +143,14 @@ function buildSessionNode(
   const top: Placed<OutlineTurn | OutlineAttempt | OutlineEvent>[] = []
 
   const attemptNode = (attempt: Attempt, label: string): OutlineAttempt => {
-    const node: OutlineAttempt = { kind: 'attempt', id: streamKey(sessionIndex, attempt), label, attempt }
+    const request = attempt.wire?.request
+    const node: OutlineAttempt = {
+      kind: 'attempt',
+      id: streamKey(sessionIndex, attempt),
+      label,
+      attempt,
+      ...(request === undefined ? {} : describeRequest(request)),
+    }
     allAttempts.push(node)
     return node
   }
@@ -211,6 +260,28 @@ function buildSessionNode(
     .filter(Boolean)
     .join(' · ')
   return { kind: 'session', id: `${prefix}session`, label, detail, children: inOrder(top) }
+}
+
+/** `POST api.deepseek.com/chat/completions 10:00:03` for the row; the full line for its tooltip. */
+export function describeRequest(request: NonNullable<Attempt['wire']>['request'] & object): {
+  request: string
+  requestDetail: string
+} {
+  let short = request.url
+  try {
+    const url = new URL(request.url)
+    short = `${url.host}${url.pathname}`
+  } catch {
+    // Not a URL: shown as written.
+  }
+  const time = request.startedAt?.match(/T(\d\d:\d\d:\d\d)/)?.[1]
+  const method = request.method ?? ''
+  const status = request.status === undefined ? '' : ` → ${request.status}`
+  return {
+    request: [method, short, time].filter(Boolean).join(' '),
+    requestDetail:
+      `${method} ${request.url}${status}${request.startedAt ? ` at ${request.startedAt}` : ''}`.trim(),
+  }
 }
 
 function turnNode(turn: Turn, id: string, children: (OutlineStep | OutlineEvent)[]): OutlineTurn {
