@@ -1,19 +1,9 @@
-import { existsSync } from 'node:fs'
 import { defineConfig, devices } from '@playwright/test'
+import { CHROMIUM_ARGS, chromiumPath } from './src/test/chromium'
 
 const PORT = 5199
 const BASE_URL = `http://127.0.0.1:${PORT}`
 const CI = Boolean(process.env['CI'])
-
-/**
- * The system Chromium when there is one (CHROMIUM_PATH, else Debian's /usr/bin/chromium); otherwise Playwright's
- * own browser, which must already be installed: nothing is downloaded at test time.
- */
-function chromiumPath(): string | undefined {
-  const fromEnv = process.env['CHROMIUM_PATH']
-  if (fromEnv) return fromEnv
-  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined
-}
 
 const executablePath = chromiumPath()
 
@@ -38,14 +28,7 @@ export default defineConfig({
         viewport: { width: 1440, height: 900 },
         launchOptions: {
           ...(executablePath === undefined ? {} : { executablePath }),
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
+          args: CHROMIUM_ARGS,
         },
       },
     },

@@ -1,11 +1,12 @@
 // UI benchmark in headless Chromium: builds the app, serves it with `vite preview`, loads a generated
 // 1,000,000-chunk stream through "Open file" and measures load time, step latency and timeline scroll frames.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { preview } from 'vite'
+import { CHROMIUM_ARGS, chromiumPath } from '../test/chromium'
 import { generateStream } from '../test/generate'
 import { loadBaseline, saveResults } from './baseline'
 import { flatten, median, percentile, printTable, type Row } from './report'
@@ -27,18 +28,10 @@ const server = await preview({
   preview: { port: PORT, strictPort: true, host: '127.0.0.1' },
   logLevel: 'warn',
 })
-const executablePath =
-  process.env['CHROMIUM_PATH'] ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined)
+const executablePath = chromiumPath()
 const browser = await chromium.launch({
   ...(executablePath === undefined ? {} : { executablePath }),
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  args: CHROMIUM_ARGS,
 })
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
