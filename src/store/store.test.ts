@@ -55,3 +55,40 @@ describe('store', () => {
     expect(store.getState().error).toMatch(/unrecognised format/)
   })
 })
+
+describe('store: a windowed share link', () => {
+  it('replays the window from the carried state, and never reuses that engine unseeded', async () => {
+    const { buildSharePayload, openSharePayload } = await import('../formats/share/payload')
+    const full = loadSource(ndjson, 'x.ndjson')
+    const attempt = full.sessions[0]!.streams[0]!
+    const payload = buildSharePayload(
+      { source: full, attempt, streamKey: 'stream', k: 3 },
+      { window: { from: 2, to: 4 } },
+    )
+    const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
+    if ('error' in opened) throw new Error(opened.error)
+    expect(opened.window).toEqual({ from: 2, to: 4, total: 6 })
+    const store = createChunkscopeStore({ yieldToHost: () => Promise.resolve() })
+    const link = {
+      kind: 'link',
+      name: 'link',
+      window: opened.window,
+      redacted: false,
+      encrypted: false,
+    } as const
+    await store.getState().actions.showSource(opened.source, link, {
+      stream: opened.streamKey,
+      k: opened.k,
+      initialState: opened.initialState!,
+    })
+    expect(store.getState().k).toBe(1)
+    expect(store.getState().frame?.partials[0]?.text).toBe('ab') // position 3 of the full stream
+    store.getState().actions.seekTo(2)
+    expect(store.getState().frame?.blocks).toEqual([text('ab')])
+    // The same chunks shown without the state replay from nothing: a different engine.
+    const seeded = store.getState().engine
+    await store.getState().actions.showSource(opened.source, { kind: 'paste', name: 'x' }, { k: 1 })
+    expect(store.getState().engine).not.toBe(seeded)
+    expect(store.getState().frame?.partials[0]?.text).toBe('b')
+  })
+})

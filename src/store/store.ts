@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { AssemblerState } from '../core/BlockAssembler'
 import { ReplayBuilder, ReplayEngine, type ReplayFrame } from '../core/ReplayEngine'
 import type { ChunkType } from '../core/protocol'
 import type { Diagnostic, LoadedSource } from '../formats/types'
@@ -10,6 +11,17 @@ export type Origin =
   | { readonly kind: 'example'; readonly id: string }
   | { readonly kind: 'file'; readonly name: string }
   | { readonly kind: 'paste'; readonly name: string }
+  /**
+   * A `#v1.` share link: the URL keeps the link itself (a reload re-opens it), so the cursor is not written back.
+   * `window`: the stream is chunks [from, to) of a stream of `total`, replayed from the carried assembler state.
+   */
+  | {
+      readonly kind: 'link'
+      readonly name: string
+      readonly window: { readonly from: number; readonly to: number; readonly total: number } | null
+      readonly redacted: boolean
+      readonly encrypted: boolean
+    }
 
 export type Theme = 'system' | 'light' | 'dark'
 
@@ -52,7 +64,11 @@ export type ChunkscopeState = {
 
 export type ChunkscopeActions = {
   /** Shows a loaded source and selects a stream (the one named, else the first with chunks) at cursor k (else the end). */
-  showSource(source: LoadedSource, origin: Origin, at?: { stream?: string; k?: number }): Promise<void>
+  showSource(
+    source: LoadedSource,
+    origin: Origin,
+    at?: { stream?: string; k?: number; initialState?: AssemblerState },
+  ): Promise<void>
   startLoading(): void
   reportProgress(progress: LoadProgress): void
   failLoading(message: string): void
@@ -98,6 +114,8 @@ export type StoreOptions = {
 export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeStore {
   const yieldToHost = options.yieldToHost ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
   const engines = new Map<string, ReplayEngine>()
+  /** A windowed share link's stream and the assembler state its first chunk continues from. */
+  let seeded: { readonly key: string; readonly state: AssemblerState } | null = null
   /** Bumped by every new load or selection: work for an older one is abandoned (only the newest request runs). */
   let generation = 0
 
@@ -106,10 +124,13 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
     token: number,
     set: ChunkscopeStore['setState'],
   ): Promise<ReplayEngine | null> {
-    const cached = engines.get(entry.key)
+    const initialState = seeded !== null && seeded.key === entry.key ? seeded.state : undefined
+    // A seeded engine replays a different stream from the same chunks: never share a cache entry with an unseeded one.
+    const cacheKey = initialState === undefined ? entry.key : `${entry.key}\u0000seeded`
+    const cached = engines.get(cacheKey)
     if (cached) return cached
     const chunks = entry.attempt.chunks
-    const builder = new ReplayBuilder(chunks)
+    const builder = new ReplayBuilder(chunks, initialState === undefined ? {} : { initialState })
     if (chunks.length > SLICE)
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
     while (!builder.advance(SLICE)) {
@@ -118,7 +139,7 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       if (token !== generation) return null
     }
     const engine = new ReplayEngine(builder)
-    engines.set(entry.key, engine)
+    engines.set(cacheKey, engine)
     return engine
   }
 
@@ -170,6 +191,7 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       actions: {
         async showSource(source, origin, at = {}) {
           engines.clear()
+          seeded = null
           const fatal = source.sessions.length === 0 ? firstError(source.diagnostics) : null
           set({ source, origin, error: fatal, filter: initialFilter })
           const streams = listStreams(source)
@@ -178,6 +200,8 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
             streams.find((candidate) => candidate.attempt.chunks.length > 0) ??
             streams[0] ??
             null
+          if (entry !== null && at.initialState !== undefined)
+            seeded = { key: entry.key, state: at.initialState }
           await select(entry, at.k)
         },
         startLoading() {

@@ -1,3 +1,7 @@
+import { ExportMenu } from '../share/ExportMenu'
+import { LinkBadges } from '../share/LinkBadges'
+import { PassphraseDialog } from '../share/PassphraseDialog'
+import { ShareButton } from '../share/ShareButton'
 import { useChunkscope } from '../StoreContext'
 import { ExamplesMenu } from './ExamplesMenu'
 import { PasteDialog } from './PasteDialog'
@@ -48,7 +52,11 @@ export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
           )}
         </span>
       )}
+      <LinkBadges />
       <div className="ml-auto flex items-center gap-1">
+        <ShareButton />
+        <ExportMenu />
+        <PassphraseDialog />
         <ThemeSwitch />
         <button
           type="button"

@@ -1,16 +1,20 @@
 import { useEffect } from 'react'
 import { DEFAULT_EXAMPLE } from '../../examples'
+import { sourceUrlParam } from '../../formats/share/fetchSource'
+import { isShareFragment } from '../../formats/share/shareLink'
 import type { ChunkscopeState } from '../../store/store'
 import { formatPlace, parsePlace, type Place } from '../../store/urlState'
 import { useChunkscopeStore } from '../StoreContext'
 import { useSourceLoader } from '../loading/useSourceLoader'
+import { useOpenShared } from '../share/useOpenShared'
 import { recallFile } from './fileMemory'
 
 const REPLACE_MS = 150
 
 function placeOf(state: ChunkscopeState): Place | null {
   const { origin, streamKey, k } = state
-  if (origin === null || streamKey === null) return null
+  // A share link stays in the URL as it came (a reload re-opens it); the cursor on it is kept in memory only.
+  if (origin === null || streamKey === null || origin.kind === 'link') return null
   const source =
     origin.kind === 'example' ? { example: origin.id } : origin.kind === 'file' ? { file: origin.name } : {}
   return { ...source, stream: streamKey, k }
@@ -24,12 +28,28 @@ function placeOf(state: ChunkscopeState): Place | null {
 export function useUrlSync(): void {
   const store = useChunkscopeStore()
   const { load, openExample } = useSourceLoader()
+  const { openLink, openUrl } = useOpenShared()
 
   useEffect(() => {
     let applying = false
+    /** The `#v1.` fragment being opened or on screen: popstate and hashchange both fire for one navigation. */
+    let openedLink: string | null = null
     const apply = async (place: Place) => {
+      const hash = window.location.hash
+      if (isShareFragment(hash) && hash === openedLink) return
       applying = true
       try {
+        if (isShareFragment(hash)) {
+          openedLink = hash
+          const error = await openLink(hash)
+          if (error === null) return
+          openedLink = null
+          // The page stays usable: the default example, with the link's problem in the error banner.
+          await openExample(DEFAULT_EXAMPLE.id)
+          store.getState().actions.failLoading(error)
+          return
+        }
+        openedLink = null
         const state = store.getState()
         const current = placeOf(state)
         const at = {
@@ -44,6 +64,16 @@ export function useUrlSync(): void {
           if (place.stream !== undefined && place.stream !== state.streamKey)
             await state.actions.selectStream(place.stream, place.k)
           else if (place.k !== undefined) state.actions.seekTo(place.k)
+          return
+        }
+        // `?src=https://…`: fetched again on reload (the fragment then keeps only the stream and cursor).
+        const src = sourceUrlParam(window.location.search)
+        if (src !== null && place.example === undefined) {
+          const error = await openUrl(src, at)
+          if (error !== null) {
+            await openExample(DEFAULT_EXAMPLE.id)
+            store.getState().actions.failLoading(error)
+          }
           return
         }
         if (place.file !== undefined) {
@@ -84,6 +114,8 @@ export function useUrlSync(): void {
     }
     const unsubscribe = store.subscribe((state, previous) => {
       if (applying) return
+      // Another source replaced the link: going Back to the link must open it again.
+      if (state.origin !== previous.origin && state.origin?.kind !== 'link') openedLink = null
       const place = placeOf(state)
       if (place === null) return
       const hash = formatPlace(place)
@@ -96,11 +128,17 @@ export function useUrlSync(): void {
       } else replaceSoon()
     })
     const onPop = () => void apply(parsePlace(window.location.hash))
+    // A link pasted into the address bar of an open page changes only the fragment.
+    const onHash = () => {
+      if (isShareFragment(window.location.hash)) onPop()
+    }
     window.addEventListener('popstate', onPop)
+    window.addEventListener('hashchange', onHash)
     return () => {
       window.clearTimeout(pending)
       unsubscribe()
       window.removeEventListener('popstate', onPop)
+      window.removeEventListener('hashchange', onHash)
     }
-  }, [store, load, openExample])
+  }, [store, load, openExample, openLink, openUrl])
 }

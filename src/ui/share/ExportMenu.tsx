@@ -1,0 +1,76 @@
+import { useEffect, useRef } from 'react'
+import { EXPORT_FORMATS, exportStream, type ExportFormat } from '../../formats/export'
+import { useChunkscope, useChunkscopeStore } from '../StoreContext'
+import { downloadText } from './download'
+import { exportTargetOf } from './shareTarget'
+
+const FORMATS = Object.keys(EXPORT_FORMATS) as ExportFormat[]
+
+const HINTS: Record<ExportFormat, string> = {
+  ndjson: 'the selected stream, one chunk per line',
+  'dsh-jsonl': 'the whole session, canonical packed layout',
+  message: 'what the assembler builds from the selected stream',
+  vitest: 'a regression test replaying the selected stream through BlockAssembler',
+}
+
+/** "Export ▾": the selected stream (or its whole session) as a file, written in the page and downloaded. */
+export function ExportMenu() {
+  const store = useChunkscopeStore()
+  const hasStream = useChunkscope((s) => s.streamKey !== null)
+  const menu = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    // A <details> menu does not close on Escape or an outside click by itself.
+    const close = (event: Event) => {
+      const details = menu.current
+      if (details === null || !details.open) return
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node)) {
+        details.open = false
+        if (event instanceof KeyboardEvent) details.querySelector('summary')?.focus()
+      }
+    }
+    document.addEventListener('keydown', close)
+    document.addEventListener('pointerdown', close)
+    return () => {
+      document.removeEventListener('keydown', close)
+      document.removeEventListener('pointerdown', close)
+    }
+  }, [])
+
+  const save = (format: ExportFormat) => {
+    menu.current?.removeAttribute('open')
+    const target = exportTargetOf(store.getState())
+    if (target === null) return
+    const file = exportStream(target, format)
+    downloadText(file.text, file.fileName, file.mediaType)
+  }
+
+  return (
+    <details ref={menu} className="relative">
+      <summary
+        className={`btn cursor-pointer list-none ${hasStream ? '' : 'pointer-events-none opacity-40'}`}
+        aria-disabled={!hasStream}
+      >
+        Export ▾
+      </summary>
+      <ul
+        role="menu"
+        aria-label="Export"
+        className="absolute right-0 z-30 mt-1 w-[22rem] rounded border border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900"
+      >
+        {FORMATS.map((format) => (
+          <li key={format} role="none">
+            <button
+              type="button"
+              role="menuitem"
+              className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
+              onClick={() => save(format)}
+            >
+              <span className="block text-sm">{EXPORT_FORMATS[format].label}</span>
+              <span className="block text-xs text-slate-500 dark:text-slate-400">{HINTS[format]}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  )
+}

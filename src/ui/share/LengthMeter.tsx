@@ -1,0 +1,30 @@
+import { lengthView, type LengthTone } from './buildShareView'
+
+const TONE: Record<LengthTone, string> = {
+  ok: 'text-emerald-700 dark:text-emerald-300',
+  warn: 'text-amber-700 dark:text-amber-300',
+  error: 'text-red-700 dark:text-red-300',
+}
+
+/** A link's length against the limits people paste into: a pill per limit, ✓ fits / ✕ too long. */
+export function LengthMeter({ chars }: { readonly chars: number }) {
+  const view = lengthView(chars)
+  return (
+    <div aria-label="Link length" className="flex flex-wrap items-center gap-1.5 text-xs">
+      <span className={`font-semibold tabular-nums ${TONE[view.tone]}`}>{view.chars}</span>
+      {view.limits.map((limit) => (
+        <span
+          key={limit.label}
+          title={limit.fits ? `fits ${limit.label}` : `too long for ${limit.label}`}
+          className={`rounded border px-1.5 tabular-nums ${
+            limit.fits
+              ? 'border-emerald-300 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200'
+              : 'border-slate-300 bg-slate-100 text-slate-500 line-through decoration-slate-400 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-400'
+          }`}
+        >
+          {limit.fits ? '✓' : '✕'} {limit.label} {limit.approx}
+        </span>
+      ))}
+    </div>
+  )
+}

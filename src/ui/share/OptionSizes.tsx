@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'react'
+import type { ShareInput } from '../../formats/share/payload'
+import { measureShareOptions, type MeasuredOption } from '../../formats/share/shareOptions'
+import { isRedacting } from '../../formats/share/redact'
+import { choiceOf, lengthView, suggestOption, type ShareChoice } from './buildShareView'
+
+type Props = {
+  readonly input: ShareInput
+  readonly choice: ShareChoice
+  readonly onUse: (choice: ShareChoice) => void
+}
+
+/** Sources up to this many events (or chunks) are measured as soon as the dialog opens; bigger ones on request. */
+const AUTO_MEASURE = 20_000
+
+type Measured = { readonly options: MeasuredOption[]; readonly smallest: MeasuredOption }
+
+/**
+ * Every way down (whole session → this attempt → a window, each also redacted), encoded and measured, with the
+ * suggestion: the largest option under the tightest limit any of them fits.
+ */
+export function OptionSizes({ input, choice, onUse }: Props) {
+  const size = Math.max(
+    input.attempt.chunks.length,
+    input.source.sessions[input.sessionIndex ?? 0]?.events.length ?? 0,
+  )
+  const [requested, setRequested] = useState(size <= AUTO_MEASURE)
+  const [measured, setMeasured] = useState<Measured | 'busy' | null>(null)
+  const windowSize = choice.windowSize
+
+  useEffect(() => {
+    if (!requested) return
+    let current = true
+    // Each option is encoded in turn with awaits between them; the page stays responsive between options.
+    const timer = window.setTimeout(() => {
+      setMeasured('busy')
+      void measureShareOptions(input, window.location.origin + window.location.pathname, windowSize).then(
+        (result) => current && setMeasured(result),
+        () => current && setMeasured(null),
+      )
+    }, 250)
+    return () => {
+      current = false
+      window.clearTimeout(timer)
+    }
+  }, [requested, input, windowSize])
+
+  const suggestion =
+    measured !== null && measured !== 'busy'
+      ? suggestOption(measured.options, isRedacting(choice.redact))
+      : null
+  return (
+    <section aria-label="Sizes of every option" className="flex flex-col gap-1">
+      <h3 className="text-xs font-semibold">Sizes of every option</h3>
+      {!requested && (
+        <p className="flex items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+          This source is large: measuring every option takes a few seconds.
+          <button type="button" className="btn" onClick={() => setRequested(true)}>
+            Measure every option
+          </button>
+        </p>
+      )}
+      {measured === 'busy' && (
+        <p className="text-xs text-slate-500 dark:text-slate-400" aria-busy="true">
+          Measuring…
+        </p>
+      )}
+      {measured !== null && measured !== 'busy' && (
+        <>
+          {suggestion !== null ? (
+            <p className="text-xs">
+              Suggested: <span className="font-semibold">{suggestion.option.label}</span>, the most that fits{' '}
+              {suggestion.limit}.
+            </p>
+          ) : (
+            <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+              Even the smallest option is over the browser maximum (2 MiB): share the file instead (Download
+              file).
+            </p>
+          )}
+          <table className="w-full text-xs">
+            <tbody>
+              {measured.options.map((option) => (
+                <SizeRow
+                  key={option.id}
+                  option={option}
+                  suggested={option === suggestion?.option}
+                  chosen={sameChoice(choiceOf(option, windowSize), choice)}
+                  onUse={() => onUse(choiceOf(option, windowSize))}
+                />
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  )
+}
+
+const TONE = {
+  ok: 'text-emerald-700 dark:text-emerald-300',
+  warn: 'text-amber-700 dark:text-amber-300',
+  error: 'text-red-700 dark:text-red-300',
+} as const
+
+function sameChoice(a: ShareChoice, b: ShareChoice): boolean {
+  const full = (c: ShareChoice) => c.redact.text && c.redact.arguments
+  const none = (c: ShareChoice) => !isRedacting(c.redact)
+  return a.scope === b.scope && ((full(a) && full(b)) || (none(a) && none(b)))
+}
+
+function SizeRow(props: { option: MeasuredOption; suggested: boolean; chosen: boolean; onUse: () => void }) {
+  const { option, suggested, chosen, onUse } = props
+  const view = lengthView(option.length.chars)
+  const fits = view.limits.filter((limit) => limit.fits)
+  return (
+    <tr className={suggested ? 'bg-sky-50 dark:bg-sky-950' : ''}>
+      <td className="py-0.5 pr-2">
+        {option.label}
+        {suggested && <span className="ml-1 text-sky-700 dark:text-sky-300">· suggested</span>}
+      </td>
+      <td className={`py-0.5 pr-2 text-right tabular-nums ${TONE[view.tone]}`}>
+        {option.length.chars.toLocaleString('en')}
+      </td>
+      <td className="py-0.5 pr-2 text-slate-500 dark:text-slate-400">
+        {fits.length === 0 ? 'too long for browsers' : `fits ${fits[0]!.label}`}
+      </td>
+      <td className="py-0.5 text-right">
+        {chosen ? (
+          <span className="px-2 text-slate-500 dark:text-slate-400">shown above</span>
+        ) : (
+          <button type="button" className="btn h-5" onClick={onUse}>
+            Use
+          </button>
+        )}
+      </td>
+    </tr>
+  )
+}

@@ -1,0 +1,79 @@
+import { useMemo, useState } from 'react'
+import { exportStream } from '../../formats/export'
+import type { ShareInput } from '../../formats/share/payload'
+import { isRedacting, NO_REDACTION } from '../../formats/share/redact'
+import { exportTargetOf } from './shareTarget'
+import { isSessionLog, WINDOW_SIZES, type ShareChoice } from './buildShareView'
+import { downloadText } from './download'
+import { LinkResult } from './LinkResult'
+import { OptionSizes } from './OptionSizes'
+import { RedactionPreview } from './RedactionPreview'
+import { ShareScopeFields } from './ShareScopeFields'
+import { useShareLink } from './useShareLink'
+
+type Props = { readonly input: ShareInput; readonly onClose: () => void }
+
+/** The Share dialog's content: what to share, how much to hide, an optional passphrase, and the link. */
+export function ShareDialog({ input, onClose }: Props) {
+  const isLog = useMemo(() => isSessionLog(input.source, input.sessionIndex ?? 0), [input])
+  const [choice, setChoice] = useState<ShareChoice>({
+    scope: isLog ? 'session' : 'stream',
+    windowSize: WINDOW_SIZES.initial,
+    redact: NO_REDACTION,
+  })
+  const [passphrase, setPassphrase] = useState('')
+  const link = useShareLink(input, choice, passphrase)
+
+  const downloadFile = () => {
+    const target = exportTargetOf({ source: input.source, streamKey: input.streamKey })
+    if (target === null) return
+    const file = exportStream(target, 'dsh-jsonl')
+    downloadText(file.text, file.fileName, file.mediaType)
+  }
+
+  return (
+    <div className="flex flex-col gap-3 p-4 text-sm">
+      <header>
+        <h2 className="font-semibold">Share this replay as a link</h2>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          Nothing is uploaded: the data travels inside the link, after the{' '}
+          <span className="font-mono">#</span>, which browsers never send to a server.
+        </p>
+      </header>
+      <ShareScopeFields input={input} isLog={isLog} choice={choice} onChange={setChoice} />
+      {isRedacting(choice.redact) && (
+        <RedactionPreview chunks={input.attempt.chunks} k={input.k} redact={choice.redact} />
+      )}
+      <label className="flex items-center gap-2 text-xs">
+        <span className="w-28 shrink-0 font-semibold">Passphrase</span>
+        <input
+          type="password"
+          aria-label="Passphrase"
+          autoComplete="new-password"
+          placeholder="optional: encrypts the link (AES-GCM)"
+          className="field w-72"
+          value={passphrase}
+          onChange={(event) => setPassphrase(event.target.value)}
+        />
+        {passphrase !== '' && (
+          <span className="text-slate-500 dark:text-slate-400">send the passphrase separately</span>
+        )}
+      </label>
+      <LinkResult link={link} onDownload={downloadFile} />
+      <OptionSizes input={input} choice={choice} onUse={setChoice} />
+      <footer className="flex items-center justify-between gap-2 border-t border-slate-200 pt-3 dark:border-slate-700">
+        <button
+          type="button"
+          className="btn"
+          onClick={downloadFile}
+          title="The whole source as a harness session log"
+        >
+          Download file
+        </button>
+        <button type="button" className="btn" onClick={onClose}>
+          Close
+        </button>
+      </footer>
+    </div>
+  )
+}

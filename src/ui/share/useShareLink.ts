@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react'
+import { buildSharePayload, type ShareInput } from '../../formats/share/payload'
+import { encodeShareLink } from '../../formats/share/shareLink'
+import { scopeOf, type ShareChoice } from './buildShareView'
+
+export type ShareLinkState =
+  | { readonly kind: 'busy' }
+  | { readonly kind: 'ready'; readonly url: string; readonly encrypted: boolean }
+  | { readonly kind: 'failed'; readonly error: string }
+
+/** Lets the busy state paint before a big payload is built (building is synchronous). */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
+ * The link for one choice, computed on demand (only the chosen option, never all of them) with a busy state
+ * between. Typing a passphrase waits for a pause: each key would otherwise run PBKDF2 again.
+ */
+export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase: string): ShareLinkState {
+  const [state, setState] = useState<ShareLinkState>({ kind: 'busy' })
+  useEffect(() => {
+    let current = true
+    const timer = window.setTimeout(async () => {
+      setState({ kind: 'busy' })
+      await nextTask()
+      if (!current) return
+      try {
+        const payload = buildSharePayload(input, scopeOf(choice, input))
+        const fragment = await encodeShareLink(payload, passphrase === '' ? {} : { passphrase })
+        const url = `${window.location.origin}${window.location.pathname}#${fragment}`
+        if (current) setState({ kind: 'ready', url, encrypted: passphrase !== '' })
+      } catch (error) {
+        if (current)
+          setState({ kind: 'failed', error: error instanceof Error ? error.message : String(error) })
+      }
+    }, 200)
+    return () => {
+      current = false
+      window.clearTimeout(timer)
+    }
+  }, [input, choice, passphrase])
+  return state
+}
