@@ -46,12 +46,14 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
   try {
     // Files go through loadBytes, which recognises the binary containers (zstd, zip, SQLite) by their magic bytes.
     const input = request.type === 'load-file' ? await readBytes(request.file) : request.text
-    progress('parsing', 0, input.length)
+    // Only the size is needed after parsing: the raw bytes are not referenced while the result is split and posted.
+    const size = input.length
+    progress('parsing', 0, size)
     const source =
       typeof input === 'string'
         ? loadSource(input, request.name)
         : await loadBytes(input, request.name, { sqlJs: loadSqlJsBrowser })
-    progress('parsing', input.length, input.length)
+    progress('parsing', size, size)
     const { shell, plan, parts } = splitSource(source)
     post({ type: 'shell', source: shell, plan, parts: parts.length })
     for (const part of parts) post({ type: 'part', part })

@@ -1,0 +1,236 @@
+import { readFileSync } from 'node:fs'
+import { zipSync } from 'fflate'
+import { loadSqlJsNode } from '../cli/sqlJsNode'
+import type { SourcedChunk } from '../core/protocol'
+import { streamAsSessionLog, toSessionJsonl } from '../formats/export/sessionJsonl'
+import { loadSource } from '../formats/load'
+import { loadBytes } from '../formats/loadBytes'
+import { generateStream } from '../test/generate'
+import { loadBaseline, saveResults } from './baseline'
+import { flatten, printTable, type Row } from './report'
+
+/**
+ * Load throughput per input format (issue 5): loadSource on a generated ~100 MB input of each text format, next to
+ * plain JSON.parse of the same data (per line for line formats, per `data:` payload for SSE) as the floor; and
+ * loadBytes on the binary containers (committed fixtures repeated, a generated zip).
+ */
+const TARGET = Number(process.env['BENCH_FORMAT_MB'] ?? 100) * 1e6
+const title = `formats, ~${Math.round(TARGET / 1e6)} MB per text format`
+const MB = 1e6
+
+type TextFormat = {
+  name: string
+  write: (chunks: readonly SourcedChunk[]) => string
+  floor: (text: string) => void
+}
+
+const parseLines = (text: string): void => {
+  let start = 0
+  while (start < text.length) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    if (end > start) JSON.parse(text.slice(start, end))
+    start = end + 1
+  }
+}
+const parseSseData = (text: string): void => {
+  let start = 0
+  while (start < text.length) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    if (text.startsWith('data: ', start) && !text.startsWith('data: [DONE]', start))
+      JSON.parse(text.slice(start + 6, end))
+    start = end + 1
+  }
+}
+
+const FORMATS: TextFormat[] = [
+  {
+    name: 'chunk NDJSON',
+    write: (chunks) => chunks.map((c) => JSON.stringify(c.chunk)).join('\n') + '\n',
+    floor: parseLines,
+  },
+  {
+    name: 'chunk JSON array',
+    write: (chunks) => `[${chunks.map((c) => JSON.stringify(c.chunk)).join(',\n')}]`,
+    floor: (text) => void JSON.parse(text),
+  },
+  { name: 'session JSONL', write: (chunks) => toSessionJsonl(streamAsSessionLog(chunks)), floor: parseLines },
+  { name: 'OpenAI SSE', write: toOpenAiSse, floor: parseSseData },
+  { name: 'Anthropic SSE', write: toAnthropicSse, floor: parseSseData },
+  { name: 'simplified NDJSON', write: toSimplified, floor: parseLines },
+]
+
+function timed(run: () => void): number {
+  const start = performance.now()
+  run()
+  return performance.now() - start
+}
+
+const rows: Row[] = []
+for (const format of FORMATS) {
+  // Size the stream from a sample so each input is about TARGET bytes.
+  const perChunk = format.write(generateStream(20_000)).length / 20_000
+  let text: string | null = format.write(generateStream(Math.round(TARGET / perChunk)))
+  const bytes = Buffer.byteLength(text)
+  const input = text
+  let chunks = 0
+  const loadMs = timed(() => {
+    const source = loadSource(input)
+    chunks = source.sessions.reduce((n, s) => n + s.streams.reduce((m, a) => m + a.chunks.length, 0), 0)
+  })
+  const floorMs = Math.min(
+    timed(() => format.floor(input)),
+    timed(() => format.floor(input)),
+  )
+  rows.push({
+    name: `${format.name} (${(bytes / MB).toFixed(0)} MB, ${(chunks / 1e6).toFixed(2)}M chunks)`,
+    value: bytes / MB / (loadMs / 1000),
+    unit: 'MB/s',
+    reference: { label: 'JSON.parse', value: bytes / MB / (floorMs / 1000) },
+  })
+  text = null
+}
+
+// Binary containers: the committed fixtures, loaded repeatedly; throughput counts the container's bytes.
+const FIXTURES = 'src/formats/fixtures/binary/'
+const sqlJs = loadSqlJsNode
+async function containerRow(name: string, bytes: Uint8Array, repeat: number): Promise<Row> {
+  await loadBytes(bytes, name, { sqlJs }) // warm-up (sql.js starts once)
+  const start = performance.now()
+  for (let i = 0; i < repeat; i++) await loadBytes(bytes, name, { sqlJs })
+  const ms = performance.now() - start
+  const size = bytes.length * repeat
+  return {
+    name: `${name} (${(bytes.length / 1024).toFixed(0)} KB ×${repeat})`,
+    value: size / MB / (ms / 1000),
+    unit: 'MB/s',
+  }
+}
+const fixture = (name: string) => new Uint8Array(readFileSync(FIXTURES + name))
+rows.push(
+  await containerRow(
+    'web-goal-multi-turn-actions-session.jsonl.zstd',
+    fixture('web-goal-multi-turn-actions-session.jsonl.zstd'),
+    200,
+  ),
+)
+rows.push(
+  await containerRow(
+    'dsh-session-…zip',
+    fixture('dsh-session-11111111-1111-4111-8111-111111111111.zip'),
+    200,
+  ),
+)
+rows.push(await containerRow('dsh-sessions.sqlite', fixture('dsh-sessions.sqlite'), 50))
+// A generated zip: one ~20 MB session.jsonl, deflated.
+const bigSession = toSessionJsonl(streamAsSessionLog(generateStream(150_000)))
+const zipped = zipSync({ 'session.jsonl': new TextEncoder().encode(bigSession) })
+const zipRow = await containerRow(`generated zip`, zipped, 3)
+rows.push({
+  ...zipRow,
+  name: `generated zip (${(zipped.length / MB).toFixed(1)} MB → ${(bigSession.length / MB).toFixed(0)} MB)`,
+  // The same time over the decompressed bytes: comparable with the session JSONL row above.
+  reference: { label: 'of session.jsonl', value: (zipRow.value * bigSession.length) / zipped.length },
+})
+
+printTable(title, rows, loadBaseline())
+saveResults(flatten(title, rows))
+
+// ── Writers: a generated stream as each wire format ──────────────────────────────────────────────────────────
+
+function toOpenAiSse(chunks: readonly SourcedChunk[]): string {
+  const out: string[] = []
+  const event = (delta: unknown, finish: string | null = null) =>
+    out.push(`data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`)
+  let tool = 0
+  for (const { chunk } of chunks) {
+    if (chunk.type === 'reasoning-delta') event({ reasoning_content: chunk.text })
+    else if (chunk.type === 'text-delta') event({ content: chunk.text })
+    else if (chunk.type === 'block-start' && chunk.blockType === 'tool-call') tool += 1
+    else if (chunk.type === 'tool-call-delta')
+      event({
+        tool_calls: [
+          {
+            index: tool - 1,
+            id: chunk.id,
+            type: 'function',
+            function: { name: chunk.name, arguments: chunk.argumentsDelta },
+          },
+        ],
+      })
+    else if (chunk.type === 'usage')
+      out.push(
+        `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 20 } })}\n\n`,
+      )
+  }
+  event({}, 'stop')
+  out.push('data: [DONE]\n\n')
+  return out.join('')
+}
+
+function toAnthropicSse(chunks: readonly SourcedChunk[]): string {
+  const out: string[] = []
+  const event = (type: string, data: Record<string, unknown>) =>
+    out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
+  event('message_start', {
+    message: {
+      id: 'msg',
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
+  })
+  let index = -1
+  for (const { chunk } of chunks) {
+    if (chunk.type === 'block-start') {
+      index += 1
+      const block =
+        chunk.blockType === 'reasoning'
+          ? { type: 'thinking', thinking: '' }
+          : chunk.blockType === 'text'
+            ? { type: 'text', text: '' }
+            : { type: 'tool_use', id: `toolu_${index}`, name: 'bash', input: {} }
+      event('content_block_start', { index, content_block: block })
+      if (chunk.blockType === 'tool-call')
+        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '{"cmd":"' } })
+    } else if (chunk.type === 'reasoning-delta')
+      event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: chunk.text } })
+    else if (chunk.type === 'text-delta')
+      event('content_block_delta', { index, delta: { type: 'text_delta', text: chunk.text } })
+    else if (chunk.type === 'tool-call-delta')
+      event('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(chunk.argumentsDelta).slice(1, -1) },
+      })
+    else if (chunk.type === 'block-end') {
+      if ((chunk.block as { type?: string } | undefined)?.type === 'tool-call')
+        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '"}' } })
+      event('content_block_stop', { index })
+    }
+  }
+  event('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 20 } })
+  event('message_stop', {})
+  return out.join('')
+}
+
+function toSimplified(chunks: readonly SourcedChunk[]): string {
+  const out: string[] = []
+  let args = ''
+  for (const { chunk } of chunks) {
+    if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta')
+      out.push(JSON.stringify({ type: 'text', content: chunk.text }))
+    else if (chunk.type === 'tool-call-delta') args += chunk.argumentsDelta
+    else if (chunk.type === 'block-end' && args !== '') {
+      out.push(
+        JSON.stringify({ type: 'tool_call', id: `call_${chunk.index}`, name: 'bash', arguments: args }),
+      )
+      args = ''
+    }
+  }
+  out.push(
+    JSON.stringify({ type: 'done', reason: 'stop', usage: { promptTokens: 10, completionTokens: 20 } }),
+  )
+  return out.join('\n') + '\n'
+}
