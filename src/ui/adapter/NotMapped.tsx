@@ -6,12 +6,13 @@ const SHOWN = 100
 
 /** What the reader could not map to chunks (its notes and diagnostics), under the pairs, collapsible. */
 export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diagnostic[] }) {
-  const [open, setOpen] = useState(true)
+  // Open when something went wrong; notes alone (metadata left out, keep-alives) start folded.
+  const [open, setOpen] = useState(() => diagnostics.some((d) => d.severity !== 'info'))
   if (diagnostics.length === 0) return null
   return (
     <section
       aria-label="Not mapped"
-      className="max-h-[35%] shrink-0 overflow-auto border-t border-slate-200 text-xs dark:border-slate-700"
+      className="max-h-[30%] shrink-0 overflow-auto border-t border-slate-200 text-xs dark:border-slate-700"
     >
       <button
         type="button"
