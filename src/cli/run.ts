@@ -5,6 +5,7 @@ import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
 import type { LoadedSource } from '../formats/types'
 import { runExport } from './export'
+import { runProxy } from './proxy/runProxy'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
 import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
@@ -16,6 +17,7 @@ Usage:
   chunkscope lint FILE               findings; exit 1 on errors or recorded mismatches, 2 if unreadable
   chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
   chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
+  chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
   chunkscope --help
 
 FILE: a DeepSeek Harness session log (session.jsonl, session.jsonl.zstd, the web UI's dsh-session-<id>.zip or the
@@ -57,6 +59,7 @@ export async function runBytes(
   const load = async (path: string) => loadBytes(readBytes(path), basename(path), options)
   if (argv[0] === 'share') return runShare(argv.slice(1), io, load)
   if (argv[0] === 'export') return runExport(argv.slice(1), io, load)
+  if (argv[0] === 'proxy') return runProxy(argv.slice(1), io)
   const parsed = parseArgs(argv, io)
   if (typeof parsed === 'number') return parsed
   let bytes: Uint8Array

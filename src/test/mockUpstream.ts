@@ -1,0 +1,297 @@
+// A scripted OpenAI-compatible upstream for tests and benches (issue 6): Node http, loopback only, no dependencies.
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** One scripted response: status, headers, the body's pieces (written one by one) and how it ends. */
+export type MockScript = {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** Written in order, `delayMs` apart (the first right after the head). */
+  readonly pieces: readonly string[]
+  readonly delayMs: number
+  /** Destroy the socket after the pieces instead of ending the response (a mid-stream disconnect). */
+  readonly disconnect: boolean
+}
+
+export type MockScenario =
+  | 'text'
+  | 'reasoning'
+  | 'tool-calls'
+  | 'rate-limit'
+  | 'server-error'
+  | 'unauthorized'
+  | 'drip'
+  | 'disconnect'
+  | 'malformed'
+  | 'length'
+
+export const MOCK_SCENARIOS: readonly MockScenario[] = [
+  'text',
+  'reasoning',
+  'tool-calls',
+  'rate-limit',
+  'server-error',
+  'unauthorized',
+  'drip',
+  'disconnect',
+  'malformed',
+  'length',
+]
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
+function chunk(delta: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
+  const body = {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1700000000,
+    model: 'mock-model',
+    choices: [{ index: 0, delta, finish_reason: null, ...extra }],
+  }
+  return `data: ${JSON.stringify(body)}\n\n`
+}
+
+function finish(
+  reason: string,
+  usage: Record<string, unknown> = { prompt_tokens: 12, completion_tokens: 5 },
+): string {
+  const body = {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1700000000,
+    model: 'mock-model',
+    choices: [{ index: 0, delta: { content: '' }, finish_reason: reason }],
+    usage,
+  }
+  return `data: ${JSON.stringify(body)}\n\n`
+}
+
+const DONE = 'data: [DONE]\n\n'
+
+const sse = (pieces: string[], delayMs = 0, disconnect = false): MockScript => ({
+  status: 200,
+  headers: SSE_HEADERS,
+  pieces,
+  delayMs,
+  disconnect,
+})
+
+const error = (status: number, message: string, headers: Record<string, string> = {}): MockScript => ({
+  status,
+  headers: { ...JSON_HEADERS, 'x-request-id': `req_mock_${status}`, ...headers },
+  pieces: [JSON.stringify({ error: { message, type: 'mock_error' } })],
+  delayMs: 0,
+  disconnect: false,
+})
+
+/** Options a request may set through headers: `x-mock-delay-ms` and `x-mock-events` (drip, disconnect). */
+export type ScenarioOptions = { readonly delayMs?: number; readonly events?: number }
+
+/**
+ * The wire of each scenario, as data: what the mock writes, byte for byte (tests compare against it).
+ *
+ * @example
+ * mockScript('text').pieces.join('') // 'data: {…"content":"Hello"…}\n\n…data: [DONE]\n\n'
+ */
+export function mockScript(scenario: MockScenario, options: ScenarioOptions = {}): MockScript {
+  const delayMs = options.delayMs ?? 0
+  switch (scenario) {
+    case 'text':
+      return sse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hello' }),
+        chunk({ content: ', wor' }),
+        chunk({ content: 'ld — ✓' }),
+        finish('stop'),
+        DONE,
+      ])
+    case 'reasoning':
+      return sse([
+        chunk({ role: 'assistant', reasoning_content: 'Think' }),
+        chunk({ reasoning_content: 'ing…' }),
+        chunk({ content: 'The answer' }),
+        chunk({ content: ' is 42.' }),
+        finish('stop', {
+          prompt_tokens: 30,
+          completion_tokens: 9,
+          completion_tokens_details: { reasoning_tokens: 4 },
+        }),
+        DONE,
+      ])
+    case 'tool-calls':
+      return sse([
+        chunk({ role: 'assistant', content: 'Checking.' }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: 'call_00_a', type: 'function', function: { name: 'get_weather', arguments: '' } },
+            { index: 1, id: 'call_01_b', type: 'function', function: { name: 'get_time', arguments: '' } },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city"' } }] }),
+        chunk({ tool_calls: [{ index: 1, function: { arguments: '{"tz":"UTC"}' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: ': "Paris"}' } }] }),
+        finish('tool_calls'),
+        DONE,
+      ])
+    case 'rate-limit':
+      return error(429, 'Rate limit reached, slow down', { 'retry-after': '2' })
+    case 'server-error':
+      return error(500, 'The server had an error while processing your request')
+    case 'unauthorized':
+      return error(401, 'Incorrect API key provided')
+    case 'drip': {
+      const count = options.events ?? 20
+      const pieces = [chunk({ role: 'assistant', content: '' })]
+      for (let i = 0; i < count; i++) pieces.push(chunk({ content: `w${i} ` }))
+      pieces.push(finish('stop'), DONE)
+      return sse(pieces, delayMs)
+    }
+    case 'disconnect': {
+      const count = options.events ?? 3
+      const pieces = [chunk({ role: 'assistant', content: '' })]
+      for (let i = 0; i < count; i++) pieces.push(chunk({ content: `part${i} ` }))
+      return sse(pieces, delayMs, true)
+    }
+    case 'malformed':
+      return sse([
+        chunk({ role: 'assistant', content: 'Fine so far' }),
+        'data: {"id":"chatcmpl-mock","choices":[{"delta":{"content":"oops"}\n\n',
+        chunk({ content: 'never read' }),
+        finish('stop'),
+        DONE,
+      ])
+    case 'length':
+      return sse([
+        chunk({ role: 'assistant', content: 'A long answer that' }),
+        chunk({ content: ' gets cut' }),
+        finish('length', { prompt_tokens: 8, completion_tokens: 16 }),
+        DONE,
+      ])
+  }
+}
+
+/** What the mock saw of one request. `closed` settles when the response ended or the client went away. */
+export type MockRequest = {
+  readonly method: string
+  readonly url: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+  readonly scenario: MockScenario | null
+  /** `finished`: the mock wrote everything; `client-closed`: the connection closed before that. */
+  readonly closed: Promise<'finished' | 'client-closed' | 'disconnected'>
+}
+
+export type MockUpstream = {
+  /** `http://127.0.0.1:<port>` (no trailing slash); POST `${url}/chat/completions`. */
+  readonly url: string
+  readonly requests: MockRequest[]
+  close(): Promise<void>
+}
+
+/** The scenario a request asks for: header `x-mock-scenario`, else the body's `model` (`mock-<scenario>` or bare). */
+export function scenarioOf(headers: IncomingHttpHeaders, body: string): MockScenario | null {
+  const header = headers['x-mock-scenario']
+  let name = typeof header === 'string' ? header : ''
+  if (name === '') {
+    try {
+      const model = (JSON.parse(body) as { model?: unknown }).model
+      if (typeof model === 'string') name = model.replace(/^mock-/, '')
+    } catch {
+      return null
+    }
+  }
+  return (MOCK_SCENARIOS as readonly string[]).includes(name) ? (name as MockScenario) : null
+}
+
+/**
+ * Starts the mock on 127.0.0.1, an ephemeral port. POST …/chat/completions plays the request's scenario (unknown →
+ * 400); anything else is 404. Timers stop when a client goes away, so a test never leaves work behind.
+ */
+export async function startMockUpstream(): Promise<MockUpstream> {
+  const requests: MockRequest[] = []
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = []
+    req.on('data', (part: Buffer) => parts.push(part))
+    req.on('end', () => {
+      const body = Buffer.concat(parts).toString('utf8')
+      const scenario = scenarioOf(req.headers, body)
+      let settle: (how: 'finished' | 'client-closed' | 'disconnected') => void = () => {}
+      const closed = new Promise<'finished' | 'client-closed' | 'disconnected'>(
+        (resolve) => (settle = resolve),
+      )
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        scenario,
+        closed,
+      })
+      if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
+        res.writeHead(404, JSON_HEADERS).end(JSON.stringify({ error: { message: 'not found' } }))
+        settle('finished')
+        return
+      }
+      if (scenario === null) {
+        res.writeHead(400, JSON_HEADERS).end(JSON.stringify({ error: { message: 'unknown mock scenario' } }))
+        settle('finished')
+        return
+      }
+      const delay = Number(req.headers['x-mock-delay-ms'])
+      const events = Number(req.headers['x-mock-events'])
+      const script = mockScript(scenario, {
+        ...(Number.isFinite(delay) && delay >= 0 ? { delayMs: delay } : {}),
+        ...(Number.isInteger(events) && events >= 0 ? { events } : {}),
+      })
+      play(script, res, settle)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function play(
+  script: MockScript,
+  res: ServerResponse,
+  settle: (how: 'finished' | 'client-closed' | 'disconnected') => void,
+): void {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let done = false
+  res.on('close', () => {
+    if (timer !== null) clearTimeout(timer)
+    if (!done) settle('client-closed')
+  })
+  res.writeHead(script.status, script.headers)
+  res.flushHeaders()
+  let i = 0
+  const next = () => {
+    timer = null
+    if (res.destroyed) return
+    if (i < script.pieces.length) {
+      res.write(script.pieces[i]!)
+      i += 1
+      if (script.delayMs > 0) timer = setTimeout(next, script.delayMs)
+      else setImmediate(next)
+      return
+    }
+    done = true
+    if (script.disconnect) {
+      settle('disconnected')
+      res.socket?.destroy()
+    } else {
+      res.end()
+      settle('finished')
+    }
+  }
+  next()
+}
