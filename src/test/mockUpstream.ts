@@ -180,6 +180,8 @@ export type MockRequest = {
   readonly scenario: MockScenario | null
   /** `finished`: the mock wrote everything; `client-closed`: the connection closed before that. */
   readonly closed: Promise<'finished' | 'client-closed' | 'disconnected'>
+  /** `performance.now()` when each piece was written (benches measure latency against it). */
+  readonly writes: number[]
 }
 
 export type MockUpstream = {
@@ -217,6 +219,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       const body = Buffer.concat(parts).toString('utf8')
       const scenario = scenarioOf(req.headers, body)
       let settle: (how: 'finished' | 'client-closed' | 'disconnected') => void = () => {}
+      const writes: number[] = []
       const closed = new Promise<'finished' | 'client-closed' | 'disconnected'>(
         (resolve) => (settle = resolve),
       )
@@ -227,6 +230,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         body,
         scenario,
         closed,
+        writes,
       })
       if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
         res.writeHead(404, JSON_HEADERS).end(JSON.stringify({ error: { message: 'not found' } }))
@@ -244,7 +248,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         ...(Number.isFinite(delay) && delay >= 0 ? { delayMs: delay } : {}),
         ...(Number.isInteger(events) && events >= 0 ? { events } : {}),
       })
-      play(script, res, settle)
+      play(script, res, settle, writes)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -264,6 +268,7 @@ function play(
   script: MockScript,
   res: ServerResponse,
   settle: (how: 'finished' | 'client-closed' | 'disconnected') => void,
+  writes: number[],
 ): void {
   let timer: ReturnType<typeof setTimeout> | null = null
   let done = false
@@ -278,6 +283,7 @@ function play(
     timer = null
     if (res.destroyed) return
     if (i < script.pieces.length) {
+      writes.push(performance.now())
       res.write(script.pieces[i]!)
       i += 1
       if (script.delayMs > 0) timer = setTimeout(next, script.delayMs)
