@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, request } from 'node:http'
+import { gzipSync } from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -230,6 +231,38 @@ describe('chunkscope proxy', () => {
     expect(records.map((record) => JSON.stringify(record))).toEqual(lines)
     const backfill = await getText(`${proxy.url}/__chunkscope/captures/${captureId}`)
     expect(backfill.text.trimEnd().split('\n')).toEqual(lines)
+  })
+
+  it('passes a gzip body through untouched and captures it decompressed', async () => {
+    const wire = mockScript('tool-calls').pieces.join('')
+    const gz = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' })
+        res.end(gzipSync(wire))
+      })
+    })
+    await new Promise<void>((resolve) => gz.listen(0, '127.0.0.1', resolve))
+    const gzProxy = await startProxy({
+      upstream: `http://127.0.0.1:${(gz.address() as AddressInfo).port}`,
+      out,
+    })
+    try {
+      const response = await postRaw(`${gzProxy.url}/chat/completions`, {
+        headers: { 'accept-encoding': 'gzip' },
+        body: { model: 'gzip-model', stream: true },
+      })
+      expect(response.headers['content-encoding']).toBe('gzip')
+      expect(response.bytes).toEqual(gzipSync(wire))
+      await gzProxy.settled()
+      const { result } = loadCapture(gzProxy.captures()[0]!)
+      const direct = clientResult({ ...response, headers: {}, bytes: Buffer.from(wire) })
+      expect(result.blocks).toEqual(direct.blocks)
+      expect(result.finish).toEqual({ kind: 'tool-calls' })
+    } finally {
+      await gzProxy.close()
+      await new Promise<void>((resolve) => gz.close(() => resolve()))
+    }
   })
 
   it('drops hop-by-hop headers and Host, keeps Authorization for the upstream', () => {
