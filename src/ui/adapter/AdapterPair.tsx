@@ -3,6 +3,7 @@ import type { ChunkType, SourcedChunk } from '../../core/protocol'
 import type { WireTrace } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
 import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
+import { SEVERITY_ICON } from '../findings/severity'
 import { indexOf, payloadPreview } from '../timeline/describeChunk'
 
 /** Chunks listed per pair; a JS snippet's single yield can produce thousands. */
@@ -89,8 +90,8 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
           </>
         )}
         {notes?.map((note, i) => (
-          <div key={i} className="mt-0.5 font-sans text-[11px] text-amber-700 dark:text-amber-400">
-            ⚠ {note.message}
+          <div key={i} className={`mt-0.5 font-sans text-[11px] ${SEVERITY_ICON[note.severity].color}`}>
+            <span aria-hidden>{SEVERITY_ICON[note.severity].icon}</span> {note.message}
           </div>
         ))}
       </div>
