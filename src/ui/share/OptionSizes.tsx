@@ -54,7 +54,7 @@ export function OptionSizes({ input, choice, onUse }: Props) {
       <h3 className="text-xs font-semibold">Sizes of every option</h3>
       {!requested && (
         <p className="flex items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
-          This source is large: measuring every option takes a few seconds.
+          This source is large: measuring every option takes a few seconds, and the page may pause meanwhile.
           <button type="button" className="btn" onClick={() => setRequested(true)}>
             Measure every option
           </button>

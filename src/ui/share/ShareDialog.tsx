@@ -11,13 +11,17 @@ import { RedactionPreview } from './RedactionPreview'
 import { ShareScopeFields } from './ShareScopeFields'
 import { useShareLink } from './useShareLink'
 
+/** Streams longer than this open the dialog on the window option. */
+const BIG_STREAM = 50_000
+
 type Props = { readonly input: ShareInput; readonly onClose: () => void }
 
 /** The Share dialog's content: what to share, how much to hide, an optional passphrase, and the link. */
 export function ShareDialog({ input, onClose }: Props) {
   const isLog = useMemo(() => isSessionLog(input.source, input.sessionIndex ?? 0), [input])
   const [choice, setChoice] = useState<ShareChoice>({
-    scope: isLog ? 'session' : 'stream',
+    // A big stream starts on the window: the whole of it takes seconds to encode and is too long for most uses.
+    scope: input.attempt.chunks.length > BIG_STREAM ? 'window' : isLog ? 'session' : 'stream',
     windowSize: WINDOW_SIZES.initial,
     redact: NO_REDACTION,
   })

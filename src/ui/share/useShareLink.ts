@@ -16,11 +16,14 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
  * between. Typing a passphrase waits for a pause: each key would otherwise run PBKDF2 again.
  */
 export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase: string): ShareLinkState {
-  const [state, setState] = useState<ShareLinkState>({ kind: 'busy' })
+  // Each result remembers what it was made from: a newer choice reads as busy at once, before its timer fires.
+  const [result, setResult] = useState<{ made: readonly unknown[]; state: ShareLinkState } | null>(null)
+  const made = [input, choice, passphrase]
   useEffect(() => {
     let current = true
+    const made = [input, choice, passphrase]
+    const setState = (state: ShareLinkState) => setResult({ made, state })
     const timer = window.setTimeout(async () => {
-      setState({ kind: 'busy' })
       await nextTask()
       if (!current) return
       try {
@@ -38,5 +41,6 @@ export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase:
       window.clearTimeout(timer)
     }
   }, [input, choice, passphrase])
-  return state
+  const fresh = result !== null && result.made.every((value, i) => value === made[i])
+  return fresh ? result.state : { kind: 'busy' }
 }

@@ -32,6 +32,7 @@ export function useUrlSync(): void {
 
   useEffect(() => {
     let applying = false
+    let disposed = false
     /** The `#v1.` fragment being opened or on screen: popstate and hashchange both fire for one navigation. */
     let openedLink: string | null = null
     const apply = async (place: Place) => {
@@ -42,7 +43,8 @@ export function useUrlSync(): void {
         if (isShareFragment(hash)) {
           openedLink = hash
           const error = await openLink(hash)
-          if (error === null) return
+          // Unmounted, or a newer navigation took over (its passphrase prompt cancelled this one's): leave it be.
+          if (error === null || disposed || window.location.hash !== hash) return
           openedLink = null
           // The page stays usable: the default example, with the link's problem in the error banner.
           await openExample(DEFAULT_EXAMPLE.id)
@@ -135,6 +137,7 @@ export function useUrlSync(): void {
     window.addEventListener('popstate', onPop)
     window.addEventListener('hashchange', onHash)
     return () => {
+      disposed = true
       window.clearTimeout(pending)
       unsubscribe()
       window.removeEventListener('popstate', onPop)
