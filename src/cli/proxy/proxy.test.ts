@@ -186,6 +186,8 @@ describe('chunkscope proxy', () => {
 
     const messages: FeedMessage[] = []
     let captureId = ''
+    let file = ''
+    const onDiskFirst: boolean[] = []
     const ended = new Promise<void>((resolve, reject) => {
       const req = request(`${proxy.url}/__chunkscope/events`, { agent: false }, (res) => {
         expect(res.headers['content-type']).toContain('text/event-stream')
@@ -206,8 +208,13 @@ describe('chunkscope proxy', () => {
               started = true
               void post('reasoning')
             }
+            if (message.type === 'record' && message.captureId === captureId) {
+              // Durable-first: a record is on disk before the feed publishes it.
+              onDiskFirst.push(readFileSync(join(out, file), 'utf8').includes(JSON.stringify(message.record)))
+            }
             if (message.type === 'capture' && message.capture.model === 'mock-reasoning') {
               captureId = message.capture.id
+              file = message.capture.file
               if (message.capture.state !== 'streaming') {
                 req.destroy()
                 resolve()
@@ -227,6 +234,7 @@ describe('chunkscope proxy', () => {
       m.type === 'record' && m.captureId === captureId ? [m.record] : [],
     )
     const capture = proxy.captures().find((c) => c.id === captureId)!
+    expect(onDiskFirst).toEqual(records.map(() => true))
     const lines = readFileSync(join(out, capture.file), 'utf8').trimEnd().split('\n')
     expect(records.map((record) => JSON.stringify(record))).toEqual(lines)
     const backfill = await getText(`${proxy.url}/__chunkscope/captures/${captureId}`)
