@@ -7,6 +7,20 @@ export type Io = { readonly out: (text: string) => void; readonly err: (text: st
 /** Loads FILE (any format the app reads); may throw the file system's error. */
 export type LoadPath = (path: string) => Promise<LoadedSource>
 
+/** The file system's refusal in plain words ("no such file"), never a stack trace. */
+export function describeFsError(error: unknown): string {
+  switch ((error as { code?: string }).code) {
+    case 'ENOENT':
+      return 'no such file'
+    case 'EISDIR':
+      return 'is a directory'
+    case 'EACCES':
+      return 'permission denied'
+    default:
+      return error instanceof Error ? error.message : String(error)
+  }
+}
+
 /** Reads and loads FILE for a command, or reports why not (returns null: exit 2). */
 export async function loadFile(
   command: string,
@@ -18,16 +32,7 @@ export async function loadFile(
   try {
     source = await load(path)
   } catch (error) {
-    const code = (error as { code?: string }).code
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : String((error as Error).message ?? error)
-    io.err(`chunkscope ${command}: cannot read ${path}: ${why}\n`)
+    io.err(`chunkscope ${command}: cannot read ${path}: ${describeFsError(error)}\n`)
     return null
   }
   if (source.format === null || source.sessions.length === 0) {

@@ -5,6 +5,7 @@ import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
 import type { LoadedSource } from '../formats/types'
 import { runExport } from './export'
+import { describeFsError } from './loadFile'
 import { runProxy } from './proxy/runProxy'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
 import { runShare } from './share'
@@ -95,16 +96,7 @@ function parseArgs(argv: readonly string[], io: Io): Command | number {
 }
 
 function cannotRead(path: string, error: unknown, io: Io): number {
-  const code = (error as { code?: string }).code
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'is a directory'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : String((error as Error).message ?? error)
-  io.err(`chunkscope: cannot read ${path}: ${why}\n`)
+  io.err(`chunkscope: cannot read ${path}: ${describeFsError(error)}\n`)
   return 2
 }
 
