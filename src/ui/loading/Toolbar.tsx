@@ -23,7 +23,7 @@ export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
   const name = origin === null ? null : origin.kind === 'example' ? `example: ${origin.id}` : origin.name
 
   return (
-    <header className="flex h-9 shrink-0 items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
+    <header className="flex h-9 shrink-0 items-center gap-2 [&>.btn]:shrink-0 [&>details]:shrink-0 [&>div]:shrink-0 [&>h1]:shrink-0 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
       <button type="button" className="btn wide:hidden" aria-expanded={outlineOpen} onClick={onToggleOutline}>
         ☰ Outline
       </button>
