@@ -21,7 +21,10 @@ const STATE: Record<PairState, string> = {
 }
 
 type Props = {
+  /** Position in the list (the virtualizer's index, for measuring). */
   readonly index: number
+  /** The pair's row in the AdapterRows. */
+  readonly row: number
   readonly trace: WireTrace
   readonly chunks: readonly SourcedChunk[]
   /** Wire event index, or -1 for chunks no event produced. */
@@ -37,15 +40,15 @@ type Props = {
 
 /** One raw wire event | the chunk rows it became. */
 export const AdapterPair = memo(function AdapterPair(props: Props) {
-  const { index, trace, chunks, event, from, to, state, notes, onSeek, measure, top } = props
+  const { index, row, trace, chunks, event, from, to, state, notes, onSeek, measure, top } = props
   const raw = event < 0 ? null : trace.text.slice(trace.start[event]!, trace.end[event]!)
   const shown = Math.min(to, from + SHOWN_CHUNKS)
-  const rows = []
+  const lines = []
   for (let pos = from; pos < shown; pos++) {
     const chunk = chunks[pos]!.chunk
     const style = CHUNK_STYLE[chunk.type as ChunkType] as (typeof CHUNK_STYLE)[ChunkType] | undefined
     const blockIndex = indexOf(chunk)
-    rows.push(
+    lines.push(
       <div key={pos} className="flex min-w-0 items-center gap-1.5 leading-4">
         <span className="w-10 shrink-0 text-right text-slate-400 tabular-nums dark:text-slate-500">
           #{pos}
@@ -67,7 +70,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
       data-event={event}
       data-state={state}
       aria-current={state === 'current' ? 'step' : undefined}
-      onClick={() => onSeek(index)}
+      onClick={() => onSeek(row)}
       style={{ transform: `translateY(${top}px)` }}
       className={`absolute inset-x-0 top-0 grid cursor-pointer grid-cols-[minmax(0,1fr)_minmax(0,1fr)] gap-x-3 border-b border-slate-100 px-2 py-1 font-mono text-xs dark:border-slate-800 ${STATE[state]}`}
     >
@@ -96,7 +99,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
         ))}
       </div>
       <div className="min-w-0">
-        {to === from ? <span className="text-slate-400 dark:text-slate-500">— no chunk</span> : rows}
+        {to === from ? <span className="text-slate-400 dark:text-slate-500">— no chunk</span> : lines}
         {to > shown && <div className="text-slate-400 dark:text-slate-500">… {to - shown} more chunks</div>}
       </div>
     </li>

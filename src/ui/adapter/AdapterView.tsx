@@ -1,11 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { Attempt, WireTrace } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import { AdapterPair, type PairState } from './AdapterPair'
-import { adapterCounts, buildAdapterRows, rowOfChunk, seekTargetOfRow } from './buildAdapterRows'
+import {
+  adapterCounts,
+  buildAdapterRows,
+  PAIR_WINDOW,
+  rowOfChunk,
+  seekTargetOfRow,
+  windowStart,
+} from './buildAdapterRows'
 import { NotMapped } from './NotMapped'
 
 /**
@@ -32,25 +39,31 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
     return map
   }, [source, trace])
 
+  const current = rowOfChunk(rows, k - 1)
+  // A window of pairs around the cursor (all of them up to PAIR_WINDOW): list index i is pair base + i.
+  const [base, setBase] = useState(0)
+  const wanted = windowStart(rows.count, current, base)
+  if (wanted !== base) setBase(wanted)
+  const shown = Math.min(rows.count, PAIR_WINDOW)
+
   const scrollRef = useRef<HTMLDivElement>(null)
   // oxlint-disable-next-line react/incompatible-library
   const virtualizer = useVirtualizer({
-    count: rows.count,
+    count: shown,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 40,
     overscan: 8,
   })
 
-  const current = rowOfChunk(rows, k - 1)
   // Scroll only when the current pair is out of view, so stepping through a visible pair does not move the list.
   useLayoutEffect(() => {
     const el = scrollRef.current
-    if (el === null || current < 0) return
-    const item = virtualizer.measurementsCache[current]
+    if (el === null || current < 0 || current < wanted || current >= wanted + shown) return
+    const item = virtualizer.measurementsCache[current - wanted]
     const top = el.scrollTop
     if (item !== undefined && item.start >= top && item.end <= top + el.clientHeight) return
-    virtualizer.scrollToIndex(current, { align: 'center' })
-  }, [current, virtualizer])
+    virtualizer.scrollToIndex(current - wanted, { align: 'center' })
+  }, [current, wanted, shown, virtualizer])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOfRow(rows, row)), [rows, seekTo])
   const stateOf = (row: number): PairState =>
@@ -64,6 +77,7 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
         <span className="text-[11px] font-normal text-slate-500 tabular-nums dark:text-slate-400">
           {trace.count} events → {attempt.chunks.length} chunks · {counts.empty} produced none
           {counts.synthesised > 0 ? ` · ${counts.synthesised} synthesised` : ''}
+          {rows.count > shown ? ` · pairs ${wanted + 1}–${wanted + shown} (follows the cursor)` : ''}
         </span>
       }
     >
@@ -74,22 +88,26 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
         </div>
         <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
           <ol aria-label="Wire events" style={{ height: virtualizer.getTotalSize() }} className="relative">
-            {virtualizer.getVirtualItems().map((item) => (
-              <AdapterPair
-                key={item.key}
-                index={item.index}
-                trace={trace}
-                chunks={attempt.chunks}
-                event={rows.event[item.index]!}
-                from={rows.from[item.index]!}
-                to={rows.to[item.index]!}
-                state={stateOf(item.index)}
-                notes={notesByLine.get(trace.line[rows.event[item.index]!] ?? -1)}
-                onSeek={onSeek}
-                measure={virtualizer.measureElement}
-                top={item.start}
-              />
-            ))}
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = wanted + item.index
+              return (
+                <AdapterPair
+                  key={row}
+                  index={item.index}
+                  row={row}
+                  trace={trace}
+                  chunks={attempt.chunks}
+                  event={rows.event[row]!}
+                  from={rows.from[row]!}
+                  to={rows.to[row]!}
+                  state={stateOf(row)}
+                  notes={notesByLine.get(trace.line[rows.event[row]!] ?? -1)}
+                  onSeek={onSeek}
+                  measure={virtualizer.measureElement}
+                  top={item.start}
+                />
+              )
+            })}
           </ol>
         </div>
         <NotMapped diagnostics={diagnostics} />

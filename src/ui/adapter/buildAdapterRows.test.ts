@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadSource } from '../../formats/load'
 import { wireEventOfChunk } from '../../formats/wire'
-import { adapterCounts, buildAdapterRows, rowOfChunk, seekTargetOfRow } from './buildAdapterRows'
+import { adapterCounts, buildAdapterRows, rowOfChunk, seekTargetOfRow, windowStart } from './buildAdapterRows'
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../formats/fixtures/${name}`, import.meta.url), 'utf8')
@@ -71,5 +71,18 @@ describe('buildAdapterRows', () => {
     expect(seekTargetOfRow(rows, 0)).toBe(0)
     expect(seekTargetOfRow(rows, 1)).toBe(2)
     expect(adapterCounts(rows)).toEqual({ empty: 1, synthesised: 2 })
+  })
+})
+
+describe('windowStart', () => {
+  it('holds every pair when they fit', () => {
+    expect(windowStart(10, 9, 0, 20)).toBe(0)
+  })
+  it('keeps the window while the cursor is inside it, recentres when it leaves', () => {
+    expect(windowStart(1000, 50, 0, 100)).toBe(0)
+    expect(windowStart(1000, 150, 0, 100)).toBe(100)
+    expect(windowStart(1000, 999, 100, 100)).toBe(900)
+    expect(windowStart(1000, 5, 900, 100)).toBe(0)
+    expect(windowStart(1000, -1, 300, 100)).toBe(300)
   })
 })

@@ -73,3 +73,17 @@ export function adapterCounts(rows: AdapterRows): { readonly empty: number; read
   }
   return { empty, synthesised }
 }
+
+/**
+ * Pairs the list holds at once. Pair heights vary (an event may span lines), so the list cannot scale its scroll
+ * range like the timeline does; instead a window of this many pairs around the cursor is laid out, well under the
+ * browser's maximum element height even at several lines per pair.
+ */
+export const PAIR_WINDOW = 50_000
+
+/** The first pair of the window: kept while `current` is inside it, else recentred on `current`. */
+export function windowStart(count: number, current: number, start: number, size = PAIR_WINDOW): number {
+  if (count <= size) return 0
+  if (current < 0 || (current >= start && current < start + size)) return Math.min(start, count - size)
+  return Math.max(0, Math.min(count - size, current - (size >> 1)))
+}
