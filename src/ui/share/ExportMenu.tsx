@@ -17,6 +17,7 @@ const HINTS: Record<ExportFormat, string> = {
 export function ExportMenu() {
   const store = useChunkscopeStore()
   const hasStream = useChunkscope((s) => s.streamKey !== null)
+  const windowLink = useChunkscope((s) => s.origin?.kind === 'link' && s.origin.window !== null)
   const menu = useRef<HTMLDetailsElement>(null)
   useEffect(() => {
     // A <details> menu does not close on Escape or an outside click by itself.
@@ -57,6 +58,11 @@ export function ExportMenu() {
         aria-label="Export"
         className="absolute right-0 z-30 mt-1 w-[22rem] rounded border border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900"
       >
+        {windowLink && (
+          <li role="none" className="px-3 py-1 text-xs whitespace-normal text-amber-700 dark:text-amber-300">
+            This is a window of a shared link: exports hold its chunks only, not the state before them.
+          </li>
+        )}
         {FORMATS.map((format) => (
           <li key={format} role="none">
             <button
