@@ -3,6 +3,7 @@ import { EXAMPLES } from '../src/examples'
 import { idle, openApp } from './helpers'
 
 test('every built-in example opens from the Examples menu', async ({ page }) => {
+  test.setTimeout(120_000) // thirteen loads in one test
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await openApp(page)
