@@ -1,4 +1,5 @@
 import { ExportMenu } from '../share/ExportMenu'
+import { FORMAT_LABELS } from '../../formats/labels'
 import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
 import { ShareButton } from '../share/ShareButton'
@@ -48,7 +49,9 @@ export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
         <span className="ml-2 truncate text-xs text-slate-500 dark:text-slate-400" title={name}>
           {name}
           {format !== null && (
-            <span className="ml-1 rounded bg-slate-200 px-1 font-mono dark:bg-slate-700">{format}</span>
+            <span className="ml-1 rounded bg-slate-200 px-1 dark:bg-slate-700" title={format}>
+              {FORMAT_LABELS[format]}
+            </span>
           )}
         </span>
       )}
