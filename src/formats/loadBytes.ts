@@ -51,10 +51,29 @@ export async function loadBytes(
 type Named = { name?: string }
 
 function loadText(bytes: Uint8Array, name: string | undefined): LoadedSource {
+  const { text, diagnostics } = decodeTextInput(bytes)
+  return withDiagnostics(loadSource(text, name), diagnostics)
+}
+
+/** True when the bytes open one of the binary containers that {@link loadBytes} reads itself. */
+export function isBinaryContainer(bytes: Uint8Array): boolean {
+  return isZstd(bytes) || isZip(bytes) || isSqlite(bytes)
+}
+
+/**
+ * A text input's bytes decoded as UTF-8, with a diagnostic for the first invalid byte. A caller holding a large
+ * file decodes with this, lets go of the bytes and then calls loadSource, so the bytes and the parsed events are
+ * never alive at the same time; {@link withDiagnostics} adds the decoding diagnostics to the result.
+ */
+export function decodeTextInput(bytes: Uint8Array): { text: string; diagnostics: Diagnostic[] } {
   const { text, invalidAt } = decodeUtf8(bytes)
-  const source = loadSource(text, name)
-  if (invalidAt === -1) return source
-  return { ...source, diagnostics: [invalidUtf8(invalidAt, 'the file'), ...source.diagnostics] }
+  return { text, diagnostics: invalidAt === -1 ? [] : [invalidUtf8(invalidAt, 'the file')] }
+}
+
+export function withDiagnostics(source: LoadedSource, diagnostics: Diagnostic[]): LoadedSource {
+  return diagnostics.length === 0
+    ? source
+    : { ...source, diagnostics: [...diagnostics, ...source.diagnostics] }
 }
 
 async function loadZstd(bytes: Uint8Array, named: Named): Promise<LoadedSource> {

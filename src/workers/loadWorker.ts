@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { loadSource } from '../formats/load'
-import { loadBytes } from '../formats/loadBytes'
+import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../formats/loadBytes'
 import type { LoadProgress, LoadRequest, LoadResponse } from './loadMessages'
 import { loadSqlJsBrowser } from './sqlJsBrowser'
 import { splitSource } from './transfer'
@@ -45,14 +45,22 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
   const request = event.data
   try {
     // Files go through loadBytes, which recognises the binary containers (zstd, zip, SQLite) by their magic bytes.
-    const input = request.type === 'load-file' ? await readBytes(request.file) : request.text
-    // Only the size is needed after parsing: the raw bytes are not referenced while the result is split and posted.
-    const size = input.length
+    // A text file is decoded first and its bytes dropped before parsing, so the worker never holds the bytes, the
+    // text and the parsed events at once.
+    let bytes: Uint8Array | null = request.type === 'load-file' ? await readBytes(request.file) : null
+    const size = bytes === null ? (request.type === 'load-text' ? request.text.length : 0) : bytes.length
     progress('parsing', 0, size)
-    const source =
-      typeof input === 'string'
-        ? loadSource(input, request.name)
-        : await loadBytes(input, request.name, { sqlJs: loadSqlJsBrowser })
+    let source
+    if (bytes !== null && isBinaryContainer(bytes)) {
+      source = await loadBytes(bytes, request.name, { sqlJs: loadSqlJsBrowser })
+    } else {
+      const decoded =
+        bytes === null
+          ? { text: request.type === 'load-text' ? request.text : '', diagnostics: [] }
+          : decodeTextInput(bytes)
+      bytes = null
+      source = withDiagnostics(loadSource(decoded.text, request.name), decoded.diagnostics)
+    }
     progress('parsing', size, size)
     const { shell, plan, parts } = splitSource(source)
     post({ type: 'shell', source: shell, plan, parts: parts.length })
