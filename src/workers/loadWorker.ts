@@ -49,7 +49,8 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
     // text and the parsed events at once.
     let bytes: Uint8Array | null = request.type === 'load-file' ? await readBytes(request.file) : null
     const size = bytes === null ? (request.type === 'load-text' ? request.text.length : 0) : bytes.length
-    progress('parsing', 0, size)
+    // The readers report no progress of their own: total 0 shows an indeterminate bar, not a stuck 0%.
+    progress('parsing', 0, 0)
     let source
     if (bytes !== null && isBinaryContainer(bytes)) {
       source = await loadBytes(bytes, request.name, { sqlJs: loadSqlJsBrowser })
