@@ -85,7 +85,18 @@ export function recordedComparison(attempt: Attempt): RecordedComparison | null 
  * The attempt's summary, computed once: from the selected stream's engine result when given (no second pass),
  * else with `analyzeStream` for attempts up to {@link LAZY_CHUNKS} chunks; null for a longer one not yet selected.
  */
+const engineSummaries = new WeakMap<ResultPart, AttemptSummary>()
+
 export function attemptSummary(attempt: Attempt, engineResult?: ResultPart): AttemptSummary | null {
+  // The selected stream's engine knows best: a window link's engine starts from a carried state that a fresh
+  // pass over the attempt's chunks does not have. Its summary is cached per engine result.
+  if (engineResult !== undefined) {
+    const fromEngine = engineSummaries.get(engineResult)
+    if (fromEngine) return fromEngine
+    const summary = summarizeAttempt(attempt, engineResult, recordedComparison(attempt))
+    engineSummaries.set(engineResult, summary)
+    return summary
+  }
   const cached = summaries.get(attempt)
   if (cached) return cached
   if (engineResult === undefined && attempt.chunks.length > LAZY_CHUNKS) return null
