@@ -1,30 +1,13 @@
-import { useEffect, useRef } from 'react'
 import { EXAMPLES } from '../../examples'
 import { useChunkscope } from '../StoreContext'
 import { useSourceLoader } from './useSourceLoader'
+import { useDetailsMenu } from '../layout/useDetailsMenu'
 
 /** The Examples menu: each built-in lesson with its one-line description. A <details> menu: keyboard-friendly. */
 export function ExamplesMenu() {
   const { openExample } = useSourceLoader()
   const origin = useChunkscope((s) => s.origin)
-  const menu = useRef<HTMLDetailsElement>(null)
-  useEffect(() => {
-    // A <details> menu does not close on Escape or an outside click by itself.
-    const close = (event: Event) => {
-      const details = menu.current
-      if (details === null || !details.open) return
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node)) {
-        details.open = false
-        if (event instanceof KeyboardEvent) details.querySelector('summary')?.focus()
-      }
-    }
-    document.addEventListener('keydown', close)
-    document.addEventListener('pointerdown', close)
-    return () => {
-      document.removeEventListener('keydown', close)
-      document.removeEventListener('pointerdown', close)
-    }
-  }, [])
+  const menu = useDetailsMenu()
   return (
     <details ref={menu} className="relative">
       <summary className="btn cursor-pointer list-none">Examples ▾</summary>

@@ -1,8 +1,8 @@
-import { useEffect, useRef } from 'react'
 import { EXPORT_FORMATS, exportStream, type ExportFormat } from '../../formats/export'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { downloadText } from './download'
 import { exportTargetOf } from './shareTarget'
+import { useDetailsMenu } from '../layout/useDetailsMenu'
 
 const FORMATS = Object.keys(EXPORT_FORMATS) as ExportFormat[]
 
@@ -18,24 +18,7 @@ export function ExportMenu() {
   const store = useChunkscopeStore()
   const hasStream = useChunkscope((s) => s.streamKey !== null)
   const windowLink = useChunkscope((s) => s.origin?.kind === 'link' && s.origin.window !== null)
-  const menu = useRef<HTMLDetailsElement>(null)
-  useEffect(() => {
-    // A <details> menu does not close on Escape or an outside click by itself.
-    const close = (event: Event) => {
-      const details = menu.current
-      if (details === null || !details.open) return
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node)) {
-        details.open = false
-        if (event instanceof KeyboardEvent) details.querySelector('summary')?.focus()
-      }
-    }
-    document.addEventListener('keydown', close)
-    document.addEventListener('pointerdown', close)
-    return () => {
-      document.removeEventListener('keydown', close)
-      document.removeEventListener('pointerdown', close)
-    }
-  }, [])
+  const menu = useDetailsMenu()
 
   const save = (format: ExportFormat) => {
     menu.current?.removeAttribute('open')
