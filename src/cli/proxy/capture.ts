@@ -6,12 +6,12 @@ import { toSessionRecords, type SessionRecord } from '../../formats/export/sessi
 import { createTranslator } from '../../formats/sse/readSse'
 import { SseParser } from '../../formats/sse/sseEvents'
 import type { WireTranslator } from '../../formats/sse/translator'
+import type { CaptureState, FeedCapture } from '../../formats/live/feedProtocol'
 
-export type CaptureState = 'streaming' | 'completed' | 'error' | 'aborted'
+export type { CaptureState }
 
-/** A capture as `GET /__chunkscope/captures` lists it and the live feed announces it. */
-export type CaptureSummary = {
-  readonly id: string
+/** A capture as `GET /__chunkscope/captures` lists it and the live feed announces it (kind `proxy`). */
+export type CaptureSummary = FeedCapture & {
   /** The session log's file name under `--out`. */
   readonly file: string
   readonly method: string
@@ -20,12 +20,7 @@ export type CaptureSummary = {
   readonly model: string | null
   /** The upstream's HTTP status. */
   readonly status: number
-  readonly state: CaptureState
   readonly startedAt: number
-  readonly endedAt: number | null
-  /** Chunks written so far. */
-  readonly chunks: number
-  readonly finish: FinishReason | null
 }
 
 export type CaptureMeta = {
@@ -113,6 +108,8 @@ export class Capture {
   summary(): CaptureSummary {
     return {
       ...this.meta,
+      kind: 'proxy',
+      title: `${this.meta.method} ${this.meta.path}${this.meta.model !== null ? ` · ${this.meta.model}` : ''}`,
       state: this.state,
       startedAt: this.startedAt,
       endedAt: this.endedAt,

@@ -1,19 +1,8 @@
 // The live feed: `GET /__chunkscope/events` as Server-Sent Events, one JSON message per written record.
 import type { ServerResponse } from 'node:http'
-import type { SessionRecord } from '../../formats/export/sessionJsonl'
-import type { CaptureSummary } from './capture'
+import type { FeedMessage } from '../../formats/live/feedProtocol'
 
-/**
- * What the feed sends, each as one SSE event `data: <json>\n\n`:
- * - `hello {captures}` on connect: every capture so far (fetch a capture's log so far from
- *   `/__chunkscope/captures/<id>` to backfill, then drop feed records with a seq you already have);
- * - `capture {capture}` when a capture starts and when it ends (its state, chunk count and finish);
- * - `record {captureId, record}` for each line of the capture's session log, after it is on disk, in seq order.
- */
-export type FeedMessage =
-  | { readonly type: 'hello'; readonly captures: readonly CaptureSummary[] }
-  | { readonly type: 'capture'; readonly capture: CaptureSummary }
-  | { readonly type: 'record'; readonly captureId: string; readonly record: SessionRecord }
+export type { FeedMessage }
 
 export class LiveFeed {
   private readonly clients = new Set<ServerResponse>()

@@ -202,7 +202,7 @@ describe('chunkscope proxy', () => {
             buffer = buffer.slice(cut + 2)
             cut = buffer.indexOf('\n\n')
             if (!frame.startsWith('data: ')) continue
-            const message = JSON.parse(frame.slice(6)) as FeedMessage
+            const message = JSON.parse(frame.slice(6)) as FeedMessage<CaptureSummary>
             messages.push(message)
             if (message.type === 'hello' && !started) {
               started = true
