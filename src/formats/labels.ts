@@ -14,4 +14,5 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   'dsh-session-zstd': 'Harness session log (zstd)',
   'dsh-session-zip': 'Harness session archive (zip)',
   'dsh-sqlite': 'Harness session store (SQLite)',
+  'chunkscope-live': 'Live captures',
 }

@@ -26,6 +26,8 @@ export type FormatId =
   | 'dsh-session-zstd'
   | 'dsh-session-zip'
   | 'dsh-sqlite'
+  /** Not read from a file: the live captures of the page and its feeds (issue 6). */
+  | 'chunkscope-live'
 
 /**
  * The result of loading one input: what it was, what was wrong with it, and the sessions it held.

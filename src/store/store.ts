@@ -22,6 +22,8 @@ export type Origin =
       readonly redacted: boolean
       readonly encrypted: boolean
     }
+  /** The live captures of the page and its feeds (issue 6): the source grows while it is on screen. */
+  | { readonly kind: 'live'; readonly name: string }
 
 export type Theme = 'system' | 'light' | 'dark'
 
@@ -51,6 +53,11 @@ export type ChunkscopeState = {
   // Cursor: position k = the first k chunks applied.
   readonly k: number
   readonly frame: ReplayFrame | null
+  /**
+   * Live only: the cursor follows the tail of the newest stream as chunks arrive. A move away from that tail (a step
+   * back, another stream) turns it off and the cursor stays put; moving back to the tail, or `setFollow`, turns it on.
+   */
+  readonly follow: boolean
   // Playback
   readonly playing: boolean
   readonly speed: number
@@ -69,6 +76,13 @@ export type ChunkscopeActions = {
     origin: Origin,
     at?: { stream?: string; k?: number; initialState?: AssemblerState },
   ): Promise<void>
+  /**
+   * Shows (or updates, while live) the live captures' source. Following: the newest stream at its tail. Otherwise the
+   * selected stream stays selected and its cursor stays put; its engine is rebuilt only if its chunks changed.
+   */
+  showLive(source: LoadedSource): Promise<void>
+  /** Turns following on (jumps to the newest stream's tail) or off. */
+  setFollow(follow: boolean): Promise<void>
   startLoading(): void
   reportProgress(progress: LoadProgress): void
   failLoading(message: string): void
@@ -113,7 +127,9 @@ export type StoreOptions = {
 
 export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeStore {
   const yieldToHost = options.yieldToHost ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
-  const engines = new Map<string, ReplayEngine>()
+  /** Engines by attempt object: a live update rebuilds only the sessions that changed, so the rest keep theirs. */
+  let engines = new WeakMap<object, ReplayEngine>()
+  let seededEngines = new Map<string, ReplayEngine>()
   /** A windowed share link's stream and the assembler state its first chunk continues from. */
   let seeded: { readonly key: string; readonly state: AssemblerState } | null = null
   /** Bumped by every new load or selection: work for an older one is abandoned (only the newest request runs). */
@@ -126,8 +142,7 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
   ): Promise<ReplayEngine | null> {
     const initialState = seeded !== null && seeded.key === entry.key ? seeded.state : undefined
     // A seeded engine replays a different stream from the same chunks: never share a cache entry with an unseeded one.
-    const cacheKey = initialState === undefined ? entry.key : `${entry.key}\u0000seeded`
-    const cached = engines.get(cacheKey)
+    const cached = initialState === undefined ? engines.get(entry.attempt) : seededEngines.get(entry.key)
     if (cached) return cached
     const chunks = entry.attempt.chunks
     const builder = new ReplayBuilder(chunks, initialState === undefined ? {} : { initialState })
@@ -139,7 +154,8 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       if (token !== generation) return null
     }
     const engine = new ReplayEngine(builder)
-    engines.set(cacheKey, engine)
+    if (initialState === undefined) engines.set(entry.attempt, engine)
+    else seededEngines.set(entry.key, engine)
     return engine
   }
 
@@ -151,7 +167,19 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       set({ k: frame.k, frame })
     }
 
-    const select = async (entry: StreamEntry | null, k: number | undefined): Promise<void> => {
+    /** Live: following is on exactly when the cursor sits at the tail of the newest stream. */
+    const updateFollow = (): void => {
+      const { origin, engine, k, streamKey, source, follow } = get()
+      if (origin?.kind !== 'live' || engine === null) return
+      const next = k === engine.total && streamKey === newestStream(source)?.key
+      if (next !== follow) set({ follow: next })
+    }
+
+    const select = async (
+      entry: StreamEntry | null,
+      k: number | undefined,
+      keepPlaying = false,
+    ): Promise<void> => {
       const token = ++generation
       if (entry === null) {
         set({
@@ -167,8 +195,17 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       }
       const engine = await buildEngine(entry, token, set)
       if (engine === null || token !== generation) return
-      const frame = engine.seek(k ?? engine.total)
-      set({ streamKey: entry.key, engine, frame, k: frame.k, playing: false, status: 'idle', progress: null })
+      const unchanged = engine === get().engine && k === get().k
+      const frame = unchanged ? get().frame : engine.seek(k ?? engine.total)
+      set({
+        streamKey: entry.key,
+        engine,
+        frame,
+        k: frame?.k ?? 0,
+        playing: keepPlaying && get().playing,
+        status: 'idle',
+        progress: null,
+      })
     }
 
     return {
@@ -181,6 +218,7 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       error: null,
       k: 0,
       frame: null,
+      follow: false,
       playing: false,
       speed: 1,
       originalTiming: false,
@@ -190,10 +228,11 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       helpOpen: false,
       actions: {
         async showSource(source, origin, at = {}) {
-          engines.clear()
+          engines = new WeakMap()
+          seededEngines = new Map()
           seeded = null
           const fatal = source.sessions.length === 0 ? firstError(source.diagnostics) : null
-          set({ source, origin, error: fatal, filter: initialFilter })
+          set({ source, origin, error: fatal, filter: initialFilter, follow: false })
           const streams = listStreams(source)
           const entry =
             findStream(source, at.stream ?? null) ??
@@ -203,6 +242,32 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
           if (entry !== null && at.initialState !== undefined)
             seeded = { key: entry.key, state: at.initialState }
           await select(entry, at.k)
+        },
+        async showLive(source) {
+          const state = get()
+          const wasLive = state.origin?.kind === 'live'
+          if (!wasLive) {
+            engines = new WeakMap()
+            seededEngines = new Map()
+            seeded = null
+          }
+          const follow = wasLive ? state.follow : true
+          const newest = newestStream(source)
+          const entry = follow ? newest : (findStream(source, state.streamKey) ?? newest)
+          set({
+            source,
+            ...(wasLive
+              ? {}
+              : { origin: { kind: 'live', name: 'live captures' }, error: null, filter: initialFilter }),
+            follow,
+          })
+          const stay = !follow && entry !== null && entry.key === state.streamKey
+          await select(entry, stay ? state.k : undefined, wasLive)
+        },
+        async setFollow(follow) {
+          if (get().origin?.kind !== 'live') return
+          set({ follow })
+          if (follow) await select(newestStream(get().source), undefined)
         },
         startLoading() {
           generation += 1
@@ -219,18 +284,22 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
         },
         async selectStream(key, k) {
           await select(findStream(get().source, key), k)
+          updateFollow()
         },
         seekTo(k) {
           seek(k)
+          updateFollow()
         },
         stepBy(delta) {
           seek(get().k + delta)
+          updateFollow()
         },
         stepToBoundary(direction) {
           const { engine, k } = get()
           if (engine === null) return
           const target = findBoundary(engine, k, direction)
           if (target !== null) seek(target)
+          updateFollow()
         },
         togglePlay() {
           const { playing, engine, k } = get()
@@ -272,6 +341,13 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       },
     }
   })
+}
+
+/** The stream live mode follows: the last stream with chunks (the newest capture's latest attempt). */
+export function newestStream(source: LoadedSource | null): StreamEntry | null {
+  const streams = listStreams(source)
+  for (let i = streams.length - 1; i >= 0; i--) if (streams[i]!.attempt.chunks.length > 0) return streams[i]!
+  return streams.at(-1) ?? null
 }
 
 function firstError(diagnostics: readonly Diagnostic[]): string | null {
