@@ -191,33 +191,119 @@ export type MockUpstream = {
   close(): Promise<void>
 }
 
-/** The scenario a request asks for: header `x-mock-scenario`, else the body's `model` (`mock-<scenario>` or bare). */
-export function scenarioOf(headers: IncomingHttpHeaders, body: string): MockScenario | null {
+/** One step of a model-name script: a scenario and its options. */
+export type MockStep = { readonly scenario: MockScenario; readonly options: ScenarioOptions }
+
+/**
+ * A model name (or `x-mock-scenario` value) as a script, since the browser form only sets a model: `mock-` prefix
+ * optional, steps separated by `,` (request n of that exact name plays step n, the last one repeats), options after
+ * `:` as `delay=<ms>` and `events=<n>`. Null when a step names no scenario or an option is unreadable.
+ *
+ * @example
+ * parseMockModel('mock-rate-limit,text') // [{scenario:'rate-limit',options:{}}, {scenario:'text',options:{}}]
+ * parseMockModel('mock-drip:delay=150:events=40') // [{scenario:'drip', options:{delayMs:150, events:40}}]
+ */
+export function parseMockModel(name: string): MockStep[] | null {
+  const steps: MockStep[] = []
+  for (const part of name.replace(/^mock-/, '').split(',')) {
+    const [scenario, ...settings] = part.trim().split(':')
+    if (!(MOCK_SCENARIOS as readonly string[]).includes(scenario ?? '')) return null
+    const options: { delayMs?: number; events?: number } = {}
+    for (const setting of settings) {
+      const match = /^(delay|events)=(\d+)$/.exec(setting.trim())
+      if (match === null) return null
+      if (match[1] === 'delay') options.delayMs = Number(match[2])
+      else options.events = Number(match[2])
+    }
+    steps.push({ scenario: scenario as MockScenario, options })
+  }
+  return steps
+}
+
+/** The script a request names: header `x-mock-scenario`, else the body's `model` (see {@link parseMockModel}). */
+export function scriptOf(
+  headers: IncomingHttpHeaders,
+  body: string,
+): { name: string; steps: MockStep[] } | null {
   const header = headers['x-mock-scenario']
   let name = typeof header === 'string' ? header : ''
   if (name === '') {
     try {
       const model = (JSON.parse(body) as { model?: unknown }).model
-      if (typeof model === 'string') name = model.replace(/^mock-/, '')
+      if (typeof model === 'string') name = model
     } catch {
       return null
     }
   }
-  return (MOCK_SCENARIOS as readonly string[]).includes(name) ? (name as MockScenario) : null
+  const steps = parseMockModel(name)
+  return steps === null ? null : { name, steps }
+}
+
+/** The (first) scenario a request asks for: header `x-mock-scenario`, else the body's `model` (`mock-<scenario>` or bare). */
+export function scenarioOf(headers: IncomingHttpHeaders, body: string): MockScenario | null {
+  return scriptOf(headers, body)?.steps[0]?.scenario ?? null
+}
+
+export type MockUpstreamOptions = {
+  /**
+   * Answer CORS as a browser-friendly endpoint does: OPTIONS preflights get 204 with Access-Control-Allow-Origin
+   * (the request's Origin), -Methods POST and -Headers authorization, content-type; every response carries
+   * Access-Control-Allow-Origin and -Expose-Headers retry-after, x-request-id. Off by default, so a browser test sees
+   * a CORS refusal.
+   */
+  readonly cors?: boolean
+}
+
+const CORS_EXPOSE = 'retry-after, retry-after-ms, x-request-id'
+const CORS_ALLOW_HEADERS = 'authorization, content-type, x-mock-scenario, x-mock-delay-ms, x-mock-events'
+
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  return {
+    'access-control-allow-origin': origin ?? '*',
+    'access-control-expose-headers': CORS_EXPOSE,
+    vary: 'Origin',
+  }
 }
 
 /**
  * Starts the mock on 127.0.0.1, an ephemeral port. POST …/chat/completions plays the request's scenario (unknown →
- * 400); anything else is 404. Timers stop when a client goes away, so a test never leaves work behind.
+ * 400); anything else is 404. A model naming a sequence (`mock-rate-limit,text`) plays its steps over successive
+ * requests with that exact name. Timers stop when a client goes away, so a test never leaves work behind.
  */
-export async function startMockUpstream(): Promise<MockUpstream> {
+export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const requests: MockRequest[] = []
+  /** Requests seen per script name: which step the next one plays. */
+  const played = new Map<string, number>()
   const server = createServer((req, res) => {
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+    if (options.cors === true) {
+      const cors = corsHeaders(origin)
+      if (req.method === 'OPTIONS') {
+        req.resume()
+        res
+          .writeHead(204, {
+            ...cors,
+            'access-control-allow-methods': 'POST, OPTIONS',
+            'access-control-allow-headers': CORS_ALLOW_HEADERS,
+            'access-control-max-age': '600',
+          })
+          .end()
+        return
+      }
+      for (const [name, value] of Object.entries(cors)) res.setHeader(name, value)
+    }
     const parts: Buffer[] = []
     req.on('data', (part: Buffer) => parts.push(part))
     req.on('end', () => {
       const body = Buffer.concat(parts).toString('utf8')
-      const scenario = scenarioOf(req.headers, body)
+      const script = scriptOf(req.headers, body)
+      let step: MockStep | null = null
+      if (script !== null) {
+        const n = played.get(script.name) ?? 0
+        played.set(script.name, n + 1)
+        step = script.steps[Math.min(n, script.steps.length - 1)]!
+      }
+      const scenario = step?.scenario ?? null
       let settle: (how: 'finished' | 'client-closed' | 'disconnected') => void = () => {}
       const writes: number[] = []
       const closed = new Promise<'finished' | 'client-closed' | 'disconnected'>(
@@ -237,18 +323,23 @@ export async function startMockUpstream(): Promise<MockUpstream> {
         settle('finished')
         return
       }
-      if (scenario === null) {
+      if (step === null) {
         res.writeHead(400, JSON_HEADERS).end(JSON.stringify({ error: { message: 'unknown mock scenario' } }))
         settle('finished')
         return
       }
       const delay = Number(req.headers['x-mock-delay-ms'])
       const events = Number(req.headers['x-mock-events'])
-      const script = mockScript(scenario, {
-        ...(Number.isFinite(delay) && delay >= 0 ? { delayMs: delay } : {}),
-        ...(Number.isInteger(events) && events >= 0 ? { events } : {}),
-      })
-      play(script, res, settle, writes)
+      play(
+        mockScript(step.scenario, {
+          ...(Number.isFinite(delay) && delay >= 0 ? { delayMs: delay } : {}),
+          ...(Number.isInteger(events) && events >= 0 ? { events } : {}),
+          ...step.options,
+        }),
+        res,
+        settle,
+        writes,
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
