@@ -1,7 +1,9 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createChunkscopeStore } from './store/store'
+import { LiveController } from './live/liveController'
 import { App } from './ui/App'
+import { LiveProvider } from './ui/live/LiveContext'
 import { StoreProvider } from './ui/StoreContext'
 import './index.css'
 
@@ -9,11 +11,14 @@ const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
 
 const store = createChunkscopeStore()
+const live = new LiveController(store)
 
 createRoot(container).render(
   <StrictMode>
     <StoreProvider store={store}>
-      <App />
+      <LiveProvider live={live}>
+        <App />
+      </LiveProvider>
     </StoreProvider>
   </StrictMode>,
 )

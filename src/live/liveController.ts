@@ -2,6 +2,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ChunkscopeStore } from '../store/store'
 import { streamKey } from '../store/streamRefs'
+import {
+  startBrowserCapture,
+  type BrowserCapture,
+  type BrowserCaptureOptions,
+} from '../capture/browserCapture'
+import { openCaptureStore, type CaptureStore } from '../capture/captureStore'
+import type { ChatRequest } from '../capture/chatRequest'
 import { FeedClient, normaliseFeedUrl, type FeedDeps, type FeedStatus } from './feedClient'
 import { LiveHub, type HubCapture } from './liveHub'
 
@@ -10,10 +17,18 @@ export type LiveViewState = {
   readonly captures: readonly HubCapture[]
   /** One entry per connected feed. */
   readonly feeds: readonly FeedStatus[]
+  /** Ids of the browser captures this page is streaming now (they can be stopped). */
+  readonly running: readonly string[]
+  /** Why the page's own captures are not durable (no IndexedDB, a failed write), or null. */
+  readonly storageProblem: string | null
 }
 
 export type LiveControllerOptions = {
   readonly feedDeps?: FeedDeps
+  /** Durable storage for browser captures (IndexedDB in the page); none = memory only, said in the panel. */
+  readonly openStore?: () => Promise<CaptureStore>
+  /** Passed to each browser capture (tests inject fetch, sleep). */
+  readonly captureOptions?: Partial<BrowserCaptureOptions>
   /** Schedules a flush after `ms` (tests flush by hand). */
   readonly schedule?: (run: () => void, ms: number) => void
 }
@@ -32,6 +47,8 @@ export class LiveController {
   readonly hub = new LiveHub()
   readonly view: StoreApi<LiveViewState>
   private readonly feeds = new Map<string, FeedClient>()
+  private readonly running = new Map<string, BrowserCapture>()
+  private storePromise: Promise<CaptureStore | null> | null = null
   private pending = false
   private lastCost = 0
 
@@ -39,7 +56,12 @@ export class LiveController {
     private readonly store: ChunkscopeStore,
     private readonly options: LiveControllerOptions = {},
   ) {
-    this.view = createStore<LiveViewState>()(() => ({ captures: [], feeds: [] }))
+    this.view = createStore<LiveViewState>()(() => ({
+      captures: [],
+      feeds: [],
+      running: [],
+      storageProblem: null,
+    }))
     this.hub.subscribe(() => this.schedule())
   }
 
@@ -81,7 +103,94 @@ export class LiveController {
     await this.store.getState().actions.selectStream(streamKey(capture.sessionIndex, attempt))
   }
 
+  /**
+   * Streams a chat completion from the page (throws {@link ChatRequestError} for a form the request builder refuses:
+   * check it with `buildChatRequest` first). Every record is written to IndexedDB before the workbench sees it.
+   */
+  async startRequest(
+    request: ChatRequest,
+    policy: NonNullable<BrowserCaptureOptions['policy']>,
+  ): Promise<string> {
+    const store = await this.captureStore()
+    const id = `browser-${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`
+    const onSinkError = (error: unknown) =>
+      this.view.setState({
+        storageProblem: `this capture is no longer saved in the browser (${error instanceof Error ? error.message : String(error)}); what arrives is still shown`,
+      })
+    const capture = startBrowserCapture(request, {
+      ...this.options.captureOptions,
+      id,
+      policy,
+      sink: store === null ? { append: async () => {} } : storeSink(store, id),
+      publish: (record) => this.hub.addRecords(id, [record]),
+      onSummary: (summary) => {
+        this.hub.upsertCapture(summary, { via: 'page' })
+        if (store !== null) void store.putSummary(summary).catch(onSinkError)
+      },
+      onSinkError,
+    })
+    this.running.set(id, capture)
+    this.publishRunning()
+    await this.show()
+    void capture.done.then(() => {
+      this.running.delete(id)
+      this.publishRunning()
+    })
+    return id
+  }
+
+  /** Stop: the request is aborted and the attempt ends `aborted`, keeping what arrived. */
+  stop(captureId: string): void {
+    this.running.get(captureId)?.stop()
+  }
+
+  /** Resolves when a running browser capture has ended (tests, and the request dialog's state). */
+  async settled(captureId: string): Promise<void> {
+    await this.running.get(captureId)?.done
+  }
+
+  /**
+   * Brings back the browser captures saved in IndexedDB (after a reload): one that was streaming when the page
+   * went away shows as it got, interrupted. Returns how many were restored.
+   */
+  async restore(): Promise<number> {
+    const store = await this.captureStore()
+    if (store === null) return 0
+    const summaries = (await store.list()).reverse()
+    for (const summary of summaries) {
+      if (this.hub.has(summary.id)) continue
+      this.hub.upsertCapture(summary, { via: 'page' })
+      this.hub.addRecords(summary.id, await store.records(summary.id))
+    }
+    return summaries.length
+  }
+
+  /** Forgets the page's saved captures (IndexedDB) and every capture shown; feeds stay connected. */
+  async clearSaved(): Promise<void> {
+    const store = await this.captureStore()
+    for (const { capture } of this.hub.captures()) {
+      if (this.running.has(capture.id)) continue
+      this.hub.remove(capture.id)
+      await store?.remove(capture.id)
+    }
+  }
+
+  private captureStore(): Promise<CaptureStore | null> {
+    this.storePromise ??= (this.options.openStore ?? (() => openCaptureStore()))().catch((error: unknown) => {
+      this.view.setState({
+        storageProblem: `captures are kept in memory only: ${error instanceof Error ? error.message : String(error)}`,
+      })
+      return null
+    })
+    return this.storePromise
+  }
+
+  private publishRunning(): void {
+    this.view.setState({ running: [...this.running.keys()] })
+  }
+
   dispose(): void {
+    for (const capture of this.running.values()) capture.stop()
     for (const client of this.feeds.values()) client.close()
     this.feeds.clear()
   }
@@ -106,5 +215,12 @@ export class LiveController {
     const started = performance.now()
     await this.store.getState().actions.showLive(this.hub.source())
     this.lastCost = performance.now() - started
+  }
+}
+
+function storeSink(store: CaptureStore, id: string) {
+  return {
+    append: (record: Parameters<CaptureStore['append']>[1]) => store.append(id, record),
+    appendMany: (records: Parameters<CaptureStore['appendMany']>[1]) => store.appendMany(id, records),
   }
 }

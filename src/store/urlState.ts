@@ -1,8 +1,11 @@
 /**
  * The place a reload or back/forward must return to, kept in the URL fragment: which source (a built-in example
- * or the file remembered in IndexedDB), which stream, which cursor. `#ex=seed&s=stream&k=4`, `#f=log.jsonl&s=t1.s2.a1&k=41`.
+ * or the file remembered in IndexedDB, or the live captures), which stream, which cursor. `#ex=seed&s=stream&k=4`,
+ * `#f=log.jsonl&s=t1.s2.a1&k=41`, `#live&s=1/t1.s1.a2&k=12`.
  */
 export type Place = {
+  /** The live captures (`#live&s=…&k=…`): saved browser captures come back from IndexedDB. */
+  readonly live?: true
   readonly example?: string
   readonly file?: string
   readonly stream?: string
@@ -16,6 +19,7 @@ export function parsePlace(hash: string): Place {
   const file = params.get('f')
   const stream = params.get('s')
   const k = params.get('k')
+  if (params.has('live')) place.live = true
   if (example) place.example = example
   if (file) place.file = file
   if (stream) place.stream = stream
@@ -25,10 +29,14 @@ export function parsePlace(hash: string): Place {
 
 export function formatPlace(place: Place): string {
   const params = new URLSearchParams()
+  if (place.live === true) params.set('live', '')
   if (place.example !== undefined) params.set('ex', place.example)
   if (place.file !== undefined) params.set('f', place.file)
   if (place.stream !== undefined) params.set('s', place.stream)
   if (place.k !== undefined) params.set('k', String(place.k))
   // URLSearchParams encodes '/' and ':'; ids stay readable without that.
-  return `#${params.toString().replaceAll('%2F', '/')}`
+  return `#${params
+    .toString()
+    .replaceAll('%2F', '/')
+    .replace(/^live=(&|$)/, 'live$1')}`
 }

@@ -4,6 +4,7 @@ import { BlocksPanel } from './blocks/BlocksPanel'
 import { IgnoredPanel } from './blocks/IgnoredPanel'
 import { FindingsPanel } from './findings/FindingsPanel'
 import { Lanes } from './lanes/Lanes'
+import { LivePanel } from './live/LivePanel'
 import { Resizer } from './layout/Resizer'
 import { DropZone } from './loading/DropZone'
 import { StatusBar } from './loading/StatusBar'
@@ -47,6 +48,7 @@ export function App() {
   usePlayback()
   const status = useChunkscope((s) => s.status)
   const hasSource = useChunkscope((s) => s.origin !== null)
+  const live = useChunkscope((s) => s.origin?.kind === 'live')
   const [sizes, resize] = useSizes()
   const [drawer, setDrawer] = useState(false)
 
@@ -64,6 +66,7 @@ export function App() {
           style={{ width: sizes.left }}
           className={`${drawer ? 'absolute inset-y-0 left-0 z-20 flex shadow-xl' : 'hidden'} min-h-0 shrink-0 flex-col border-r border-slate-200 bg-white wide:static wide:flex wide:shadow-none dark:border-slate-700 dark:bg-slate-900`}
         >
+          {live && <LivePanel />}
           <Outline />
           <FindingsPanel />
         </aside>

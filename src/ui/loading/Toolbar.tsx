@@ -4,6 +4,7 @@ import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
 import { ShareButton } from '../share/ShareButton'
 import { useChunkscope } from '../StoreContext'
+import { LiveButton } from '../live/LiveButton'
 import { ExamplesMenu } from './ExamplesMenu'
 import { PasteDialog } from './PasteDialog'
 import { ThemeSwitch } from './ThemeSwitch'
@@ -45,6 +46,7 @@ export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
       </label>
       <PasteDialog />
       <ExamplesMenu />
+      <LiveButton />
       {name !== null && (
         <span className="ml-2 truncate text-xs text-slate-500 dark:text-slate-400" title={name}>
           {name}

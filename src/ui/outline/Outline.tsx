@@ -21,6 +21,8 @@ function idOf(source: LoadedSource): number {
 /** The loaded source at a glance: reader diagnostics, then turns → steps → attempts with the events around them. */
 export function Outline() {
   const source = useChunkscope((s) => s.source)
+  // Live captures grow: the tree keeps its expansion across updates.
+  const live = useChunkscope((s) => s.origin?.kind === 'live')
   const outline = useMemo(() => buildOutline(source), [source])
   const count = outline.attempts.length
   return (
@@ -38,7 +40,7 @@ export function Outline() {
       {source === null ? (
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Nothing loaded.</p>
       ) : (
-        <div key={idOf(source)}>
+        <div key={live ? 'live' : idOf(source)}>
           <DiagnosticsList diagnostics={source.diagnostics} />
           <OutlineTree outline={outline} />
         </div>

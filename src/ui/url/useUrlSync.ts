@@ -5,6 +5,7 @@ import { isShareFragment } from '../../formats/share/shareLink'
 import type { ChunkscopeState } from '../../store/store'
 import { formatPlace, parsePlace, type Place } from '../../store/urlState'
 import { useChunkscopeStore } from '../StoreContext'
+import { useLive } from '../live/LiveContext'
 import { useSourceLoader } from '../loading/useSourceLoader'
 import { useOpenShared } from '../share/useOpenShared'
 import { recallFile } from './fileMemory'
@@ -16,7 +17,13 @@ function placeOf(state: ChunkscopeState): Place | null {
   // A share link stays in the URL as it came (a reload re-opens it); the cursor on it is kept in memory only.
   if (origin === null || streamKey === null || origin.kind === 'link') return null
   const source =
-    origin.kind === 'example' ? { example: origin.id } : origin.kind === 'file' ? { file: origin.name } : {}
+    origin.kind === 'example'
+      ? { example: origin.id }
+      : origin.kind === 'file'
+        ? { file: origin.name }
+        : origin.kind === 'live'
+          ? { live: true as const }
+          : {}
   return { ...source, stream: streamKey, k }
 }
 
@@ -29,6 +36,7 @@ export function useUrlSync(): void {
   const store = useChunkscopeStore()
   const { load, openExample } = useSourceLoader()
   const { openLink, openUrl } = useOpenShared()
+  const live = useLive()
 
   useEffect(() => {
     let applying = false
@@ -60,12 +68,25 @@ export function useUrlSync(): void {
         }
         const sameSource =
           current !== null &&
-          ((place.example !== undefined && place.example === current.example) ||
+          ((place.live === true && current.live === true) ||
+            (place.example !== undefined && place.example === current.example) ||
             (place.file !== undefined && place.file === current.file))
         if (sameSource) {
           if (place.stream !== undefined && place.stream !== state.streamKey)
             await state.actions.selectStream(place.stream, place.k)
           else if (place.k !== undefined) state.actions.seekTo(place.k)
+          return
+        }
+        // `#live`, or `?feed=http://127.0.0.1:8787` (what `chunkscope proxy` / `attach` print): the live captures.
+        const feed = feedUrlParam(window.location.search)
+        if (place.live === true || feed !== null) {
+          await live.restore()
+          if (feed !== null) {
+            const problem = live.connect(feed)
+            if (problem !== null) store.getState().actions.failLoading(problem)
+          }
+          await live.show()
+          if (place.stream !== undefined) await store.getState().actions.selectStream(place.stream, place.k)
           return
         }
         // `?src=https://…`: fetched again on reload (the fragment then keeps only the stream and cursor).
@@ -143,5 +164,11 @@ export function useUrlSync(): void {
       window.removeEventListener('popstate', onPop)
       window.removeEventListener('hashchange', onHash)
     }
-  }, [store, load, openExample, openLink, openUrl])
+  }, [store, load, openExample, openLink, openUrl, live])
+}
+
+/** `?feed=URL`: a live feed to subscribe to on load. */
+export function feedUrlParam(search: string): string | null {
+  const value = new URLSearchParams(search).get('feed')
+  return value === null || value.trim() === '' ? null : value
 }

@@ -1,0 +1,22 @@
+import { useChunkscope } from '../StoreContext'
+import { useLive } from './LiveContext'
+
+/** "Live": the workbench shows the live captures (browser requests, proxy and attach feeds) and their panel. */
+export function LiveButton() {
+  const live = useLive()
+  const on = useChunkscope((s) => s.origin?.kind === 'live')
+  return (
+    <button
+      type="button"
+      className={`btn ${on ? 'border-sky-500 text-sky-700 dark:text-sky-300' : ''}`}
+      aria-pressed={on}
+      title="Live captures: stream a request from this page, or watch chunkscope proxy / attach"
+      onClick={() => {
+        if (on) return
+        void live.restore().then(() => live.show())
+      }}
+    >
+      <span aria-hidden className="inline-block size-1.5 rounded-full bg-red-500" /> Live
+    </button>
+  )
+}

@@ -1,0 +1,51 @@
+import { useMemo, useState } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import { Panel } from '../layout/Panel'
+import { useChunkscope } from '../StoreContext'
+import { buildCaptureRows } from './captureRows'
+import { CaptureList } from './CaptureList'
+import { FeedList } from './FeedList'
+import { useLive, useLiveView } from './LiveContext'
+import { RequestDialog } from './RequestDialog'
+
+/**
+ * Live captures (issue 6), shown while the workbench is on them: start a request from the page, subscribe to a
+ * `chunkscope proxy` / `attach` feed, the captures as they arrive (click one to inspect it), and whether the
+ * cursor follows the newest stream's tail.
+ */
+export function LivePanel() {
+  const live = useLive()
+  const captures = useLiveView((s) => s.captures)
+  const running = useLiveView(useShallow((s) => s.running))
+  const follow = useChunkscope((s) => s.follow)
+  const { setFollow } = useChunkscope((s) => s.actions)
+  const rows = useMemo(() => buildCaptureRows(captures, new Set(running)), [captures, running])
+  const [requestOpen, setRequestOpen] = useState(false)
+
+  return (
+    <Panel
+      title="Live"
+      className="flex-[2] border-b border-slate-200 dark:border-slate-700"
+      actions={
+        <>
+          <button
+            type="button"
+            className={`btn ${follow ? 'border-sky-500 text-sky-700 dark:text-sky-300' : ''}`}
+            aria-pressed={follow}
+            title="Keep the cursor on the newest stream's last chunk as chunks arrive"
+            onClick={() => void setFollow(!follow)}
+          >
+            Follow
+          </button>
+          <button type="button" className="btn" onClick={() => setRequestOpen(true)}>
+            New request…
+          </button>
+        </>
+      }
+    >
+      <FeedList />
+      <CaptureList rows={rows} onSelect={(id) => void live.select(id)} onStop={(id) => live.stop(id)} />
+      <RequestDialog open={requestOpen} onClose={() => setRequestOpen(false)} />
+    </Panel>
+  )
+}
