@@ -7,6 +7,7 @@ import type { LoadedSource } from '../formats/types'
 import { runExport } from './export'
 import { describeFsError } from './loadFile'
 import { runProxy } from './proxy/runProxy'
+import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
 import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
@@ -19,6 +20,7 @@ Usage:
   chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
   chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
+  chunkscope attach [--url URL] [--port N]   relay a running harness web host's sessions live (attach --help)
   chunkscope --help
 
 FILE: a DeepSeek Harness session log (session.jsonl, session.jsonl.zstd, the web UI's dsh-session-<id>.zip or the
@@ -61,6 +63,7 @@ export async function runBytes(
   if (argv[0] === 'share') return runShare(argv.slice(1), io, load)
   if (argv[0] === 'export') return runExport(argv.slice(1), io, load)
   if (argv[0] === 'proxy') return runProxy(argv.slice(1), io)
+  if (argv[0] === 'attach') return runAttach(argv.slice(1), io)
   const parsed = parseArgs(argv, io)
   if (typeof parsed === 'number') return parsed
   let bytes: Uint8Array

@@ -15,6 +15,7 @@ import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { httpFailure } from '../../formats/sse/httpFailure'
 import { Capture, fileSink, type CaptureSink, type CaptureSummary } from './capture'
+import { FEED_PREFIX, isFeedPath, serveFeed, type FeedSource } from '../feedServer'
 import { LiveFeed } from './feed'
 
 export type ProxyOptions = {
@@ -51,7 +52,7 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ])
 
-export const FEED_PREFIX = '/__chunkscope/'
+export { FEED_PREFIX }
 
 /** The request headers to send upstream: all but hop-by-hop ones and Host (set from the upstream URL). */
 export function forwardHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
@@ -107,20 +108,6 @@ function decompressor(encoding: string | undefined): Transform | null {
   }
 }
 
-/** The feed is for the web app on another loopback port: echo a loopback Origin, refuse the rest (no header). */
-function corsHeaders(req: IncomingMessage): Record<string, string> {
-  const origin = req.headers.origin
-  if (typeof origin !== 'string') return {}
-  try {
-    const host = new URL(origin).hostname
-    if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]')
-      return { 'access-control-allow-origin': origin, vary: 'Origin' }
-  } catch {
-    // not a URL: no CORS
-  }
-  return {}
-}
-
 const MAX_ERROR_BODY = 64 * 1024
 
 /**
@@ -172,28 +159,14 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     return capture
   }
 
-  const serveFeed = async (req: IncomingMessage, res: ServerResponse, path: string) => {
-    const cors = corsHeaders(req)
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET' }).end()
-      return
-    }
-    const json = (status: number, value: unknown) =>
-      res.writeHead(status, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(value))
-    if (req.method !== 'GET') return json(405, { error: { message: 'GET only', code: 'METHOD_NOT_ALLOWED' } })
-    const list = () => [...captures.values()].map((capture) => capture.summary())
-    if (path === 'captures') return json(200, list())
-    if (path === 'events') return feed.subscribe(res, { type: 'hello', captures: list() }, cors)
-    const match = /^captures\/([\w.-]+)$/.exec(path)
-    const capture = match ? captures.get(match[1]!) : undefined
-    if (capture === undefined) return json(404, { error: { message: 'no such capture', code: 'NOT_FOUND' } })
-    await capture.written.catch(() => {})
-    try {
-      const text = await readFile(join(options.out, capture.summary().file), 'utf8')
-      res.writeHead(200, { ...cors, 'content-type': 'application/jsonl; charset=utf-8' }).end(text)
-    } catch {
-      json(404, { error: { message: 'capture log not readable', code: 'NOT_FOUND' } })
-    }
+  const feedSource: FeedSource<CaptureSummary> = {
+    captures: () => [...captures.values()].map((capture) => capture.summary()),
+    log: async (id) => {
+      const capture = captures.get(id)
+      if (capture === undefined) return null
+      await capture.written.catch(() => {})
+      return readFile(join(options.out, capture.summary().file), 'utf8')
+    },
   }
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
@@ -303,9 +276,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
 
   const server = createServer({ noDelay: true }, (req, res) => {
     const path = req.url ?? '/'
-    if (path.startsWith(FEED_PREFIX)) {
-      req.resume()
-      void serveFeed(req, res, path.slice(FEED_PREFIX.length).split('?')[0]!)
+    if (isFeedPath(path)) {
+      void serveFeed(req, res, feed, feedSource)
       return
     }
     const parts: Buffer[] = []
@@ -322,7 +294,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    captures: () => [...captures.values()].map((capture) => capture.summary()),
+    captures: feedSource.captures,
     settled: async () => {
       await Promise.all(starting)
       await Promise.all([...captures.values()].map((capture) => capture.done))
