@@ -232,6 +232,30 @@ describe('chunkscope attach', () => {
     expect(JSON.parse((await getText(`${relay.feedUrl}/__chunkscope/captures`)).text)).toEqual([])
   })
 
+  it('reports a refused upgrade (HTTP 403) in plain words', async () => {
+    const refusing = createServer((_req, res) => res.writeHead(404).end())
+    refusing.on('upgrade', (_req, socket) =>
+      socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'),
+    )
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+    try {
+      relay = await startAttach({
+        url: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`,
+        log: (line) => lines.push(line),
+        backoff: { initialMs: 5, maxMs: 20 },
+      })
+      await waitFor('a report', () => lines.length > 0)
+      expect(lines[0]).toContain(
+        ': the host answered HTTP 403 (it refuses a foreign Origin); retrying with backoff',
+      )
+    } finally {
+      await relay?.close()
+      relay = null
+      refusing.closeAllConnections()
+      await new Promise<void>((resolve) => refusing.close(() => resolve()))
+    }
+  })
+
   it('relays every record on the feed once, in seq order, and the joined log loads as the session', async () => {
     const r = await attach()
     const feed = subscribe(r.feedUrl)
