@@ -12,6 +12,8 @@ if (!container) throw new Error('index.html has no #root element')
 
 const store = createChunkscopeStore()
 const live = new LiveController(store)
+// Captures saved by this browser come back first (a reload mid-stream loses nothing already received).
+void live.restore()
 
 createRoot(container).render(
   <StrictMode>

@@ -74,6 +74,11 @@ export type ReplayOptions = {
    * `delta-without-start` for a block opened before it. Carried blocks count as opened by a block-start.
    */
   readonly initialState?: AssemblerState
+  /**
+   * The stream is still arriving (a live capture): no end-of-stream finding (`finish-missing`, `finish-open-blocks`…)
+   * is reported, since the end has not come yet. A later engine over the finished stream reports them.
+   */
+  readonly streaming?: boolean
 }
 
 const DEFAULT_CHECKPOINT_EVERY = 256
@@ -222,15 +227,19 @@ export class ReplayBuilder {
   ) {
     const every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
     this.effectCodes = new Uint8Array(chunks.length)
-    this.pass = new AssemblyPass(chunks, (pos, effect, current) => {
-      this.effectCodes[pos] = encodeEffect(effect)
-      if ('index' in effect) trackLife(this.lives, effect, pos, current)
-      this.sinceCheckpoint += 1
-      if (this.sinceCheckpoint >= every && this.sinceCheckpoint * 4 >= current.openCount) {
-        this.checkpoints.push({ pos: pos + 1, snapshot: current.snapshot() })
-        this.sinceCheckpoint = 0
-      }
-    })
+    this.pass = new AssemblyPass(
+      chunks,
+      (pos, effect, current) => {
+        this.effectCodes[pos] = encodeEffect(effect)
+        if ('index' in effect) trackLife(this.lives, effect, pos, current)
+        this.sinceCheckpoint += 1
+        if (this.sinceCheckpoint >= every && this.sinceCheckpoint * 4 >= current.openCount) {
+          this.checkpoints.push({ pos: pos + 1, snapshot: current.snapshot() })
+          this.sinceCheckpoint = 0
+        }
+      },
+      options.streaming === true,
+    )
     const initial = options.initialState
     if (initial !== undefined) {
       this.pass.assembler.importState(initial)

@@ -40,6 +40,8 @@ export class AssemblyPass {
   constructor(
     private readonly chunks: readonly SourcedChunk[],
     private readonly onPush?: (pos: number, effect: Effect, assembler: BlockAssembler) => void,
+    /** The stream is still arriving (a live capture): the end-of-stream checks (§5) do not run yet. */
+    private readonly streaming = false,
   ) {}
 
   /** Processes up to `count` more chunks; true once the whole stream is done and the end-of-stream checks ran. */
@@ -56,7 +58,7 @@ export class AssemblyPass {
       this.onPush?.(pos, effect, this.assembler)
     }
     if (this.pos < this.chunks.length) return false
-    if (!this.ended) {
+    if (!this.ended && !this.streaming) {
       this.checker.end(this.assembler)
       this.ended = true
     }

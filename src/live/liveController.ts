@@ -49,6 +49,7 @@ export class LiveController {
   private readonly feeds = new Map<string, FeedClient>()
   private readonly running = new Map<string, BrowserCapture>()
   private storePromise: Promise<CaptureStore | null> | null = null
+  private restoring: Promise<number> | null = null
   private pending = false
   private lastCost = 0
 
@@ -111,6 +112,7 @@ export class LiveController {
     request: ChatRequest,
     policy: NonNullable<BrowserCaptureOptions['policy']>,
   ): Promise<string> {
+    await this.restore()
     const store = await this.captureStore()
     const id = `browser-${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`
     const onSinkError = (error: unknown) =>
@@ -151,9 +153,16 @@ export class LiveController {
 
   /**
    * Brings back the browser captures saved in IndexedDB (after a reload): one that was streaming when the page
-   * went away shows as it got, interrupted. Returns how many were restored.
+   * went away shows as it got, interrupted. Returns how many were restored. The page calls it at start, so saved
+   * captures come first and a new one is always the newest.
    */
-  async restore(): Promise<number> {
+  restore(): Promise<number> {
+    // Once per page, and before anything else is added: restored captures keep the first session indices.
+    this.restoring ??= this.restoreNow()
+    return this.restoring
+  }
+
+  private async restoreNow(): Promise<number> {
     const store = await this.captureStore()
     if (store === null) return 0
     const summaries = (await store.list()).reverse()
@@ -185,6 +194,16 @@ export class LiveController {
     return this.storePromise
   }
 
+  /** Sessions still arriving: a feed capture marked streaming, or a browser capture this page is running. */
+  private streamingSessions(): Set<number> {
+    const open = new Set<number>()
+    for (const { capture, sessionIndex } of this.hub.captures()) {
+      if (capture.state === 'streaming' && (capture.kind !== 'browser' || this.running.has(capture.id)))
+        open.add(sessionIndex)
+    }
+    return open
+  }
+
   private publishRunning(): void {
     this.view.setState({ running: [...this.running.keys()] })
   }
@@ -213,7 +232,7 @@ export class LiveController {
     this.pending = false
     if (!force && this.store.getState().origin?.kind !== 'live') return
     const started = performance.now()
-    await this.store.getState().actions.showLive(this.hub.source())
+    await this.store.getState().actions.showLive(this.hub.source(), this.streamingSessions())
     this.lastCost = performance.now() - started
   }
 }

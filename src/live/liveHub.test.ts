@@ -119,6 +119,16 @@ describe('store: live', () => {
     expect(store.getState().follow).toBe(true)
   })
 
+  it('holds the end-of-stream checks back while a capture is still arriving', async () => {
+    const { hub, store } = setup()
+    hub.addRecords('a', records(stream).slice(0, 4))
+    const ruleIds = () => store.getState().engine!.findings.map((f) => f.rule)
+    await store.getState().actions.showLive(hub.source(), new Set([0]))
+    expect(ruleIds()).toEqual([])
+    await store.getState().actions.showLive(hub.source(), new Set())
+    expect(ruleIds()).toContain('finish-missing')
+  })
+
   it('moves to a new capture while following, and not after the user picked another stream', async () => {
     const { hub, store, push } = setup()
     await push(0, 7)

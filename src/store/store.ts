@@ -80,7 +80,7 @@ export type ChunkscopeActions = {
    * Shows (or updates, while live) the live captures' source. Following: the newest stream at its tail. Otherwise the
    * selected stream stays selected and its cursor stays put; its engine is rebuilt only if its chunks changed.
    */
-  showLive(source: LoadedSource): Promise<void>
+  showLive(source: LoadedSource, streaming?: ReadonlySet<number>): Promise<void>
   /** Turns following on (jumps to the newest stream's tail) or off. */
   setFollow(follow: boolean): Promise<void>
   startLoading(): void
@@ -129,7 +129,10 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
   const yieldToHost = options.yieldToHost ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
   /** Engines by attempt object: a live update rebuilds only the sessions that changed, so the rest keep theirs. */
   let engines = new WeakMap<object, ReplayEngine>()
+  let openEngines = new WeakMap<object, ReplayEngine>()
   let seededEngines = new Map<string, ReplayEngine>()
+  /** Live: indices of the sessions whose capture is still arriving (their last stream skips end-of-stream checks). */
+  let streamingSessions: ReadonlySet<number> = new Set()
   /** A windowed share link's stream and the assembler state its first chunk continues from. */
   let seeded: { readonly key: string; readonly state: AssemblerState } | null = null
   /** Bumped by every new load or selection: work for an older one is abandoned (only the newest request runs). */
@@ -139,13 +142,23 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
     entry: StreamEntry,
     token: number,
     set: ChunkscopeStore['setState'],
+    source: LoadedSource | null,
   ): Promise<ReplayEngine | null> {
     const initialState = seeded !== null && seeded.key === entry.key ? seeded.state : undefined
     // A seeded engine replays a different stream from the same chunks: never share a cache entry with an unseeded one.
-    const cached = initialState === undefined ? engines.get(entry.attempt) : seededEngines.get(entry.key)
-    if (cached) return cached
+    // Live: a capture's last stream is still arriving until its finish chunk; its end checks wait until then.
     const chunks = entry.attempt.chunks
-    const builder = new ReplayBuilder(chunks, initialState === undefined ? {} : { initialState })
+    const open =
+      streamingSessions.has(entry.sessionIndex) &&
+      entry.attempt === source?.sessions[entry.sessionIndex]?.streams.at(-1) &&
+      !chunks.some((sourced) => sourced.chunk.type === 'finish')
+    const cache = open ? openEngines : engines
+    const cached = initialState === undefined ? cache.get(entry.attempt) : seededEngines.get(entry.key)
+    if (cached) return cached
+    const builder = new ReplayBuilder(chunks, {
+      ...(initialState === undefined ? {} : { initialState }),
+      ...(open ? { streaming: true } : {}),
+    })
     if (chunks.length > SLICE)
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
     while (!builder.advance(SLICE)) {
@@ -154,7 +167,7 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       if (token !== generation) return null
     }
     const engine = new ReplayEngine(builder)
-    if (initialState === undefined) engines.set(entry.attempt, engine)
+    if (initialState === undefined) cache.set(entry.attempt, engine)
     else seededEngines.set(entry.key, engine)
     return engine
   }
@@ -193,7 +206,7 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
         })
         return
       }
-      const engine = await buildEngine(entry, token, set)
+      const engine = await buildEngine(entry, token, set, get().source)
       if (engine === null || token !== generation) return
       const unchanged = engine === get().engine && k === get().k
       const frame = unchanged ? get().frame : engine.seek(k ?? engine.total)
@@ -229,8 +242,10 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
       actions: {
         async showSource(source, origin, at = {}) {
           engines = new WeakMap()
+          openEngines = new WeakMap()
           seededEngines = new Map()
           seeded = null
+          streamingSessions = new Set()
           const fatal = source.sessions.length === 0 ? firstError(source.diagnostics) : null
           set({ source, origin, error: fatal, filter: initialFilter, follow: false })
           const streams = listStreams(source)
@@ -243,11 +258,13 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
             seeded = { key: entry.key, state: at.initialState }
           await select(entry, at.k)
         },
-        async showLive(source) {
+        async showLive(source, streaming = new Set()) {
+          streamingSessions = streaming
           const state = get()
           const wasLive = state.origin?.kind === 'live'
           if (!wasLive) {
             engines = new WeakMap()
+            openEngines = new WeakMap()
             seededEngines = new Map()
             seeded = null
           }

@@ -58,7 +58,11 @@ export function App() {
       data-state={status === 'loading' || !hasSource ? 'loading' : 'idle'}
       className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
     >
-      <Toolbar outlineOpen={drawer} onToggleOutline={() => setDrawer(!drawer)} />
+      <Toolbar
+        outlineOpen={drawer}
+        onToggleOutline={() => setDrawer(!drawer)}
+        onLive={() => setDrawer(true)}
+      />
       <StatusBar />
       <div className="relative flex min-h-0 flex-1">
         <aside

@@ -2,7 +2,7 @@ import { useChunkscope } from '../StoreContext'
 import { useLive } from './LiveContext'
 
 /** "Live": the workbench shows the live captures (browser requests, proxy and attach feeds) and their panel. */
-export function LiveButton() {
+export function LiveButton({ onShow }: { readonly onShow: () => void }) {
   const live = useLive()
   const on = useChunkscope((s) => s.origin?.kind === 'live')
   return (
@@ -12,6 +12,7 @@ export function LiveButton() {
       aria-pressed={on}
       title="Live captures: stream a request from this page, or watch chunkscope proxy / attach"
       onClick={() => {
+        onShow()
         if (on) return
         void live.restore().then(() => live.show())
       }}

@@ -15,9 +15,11 @@ type Props = {
   /** Below the wide breakpoint the outline is a drawer, opened from here. */
   readonly outlineOpen: boolean
   readonly onToggleOutline: () => void
+  /** The live view was opened (below the wide breakpoint its panel is in the drawer: open it). */
+  readonly onLive: () => void
 }
 
-export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
+export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
   const { openFile } = useSourceLoader()
   const { setHelpOpen } = useChunkscope((s) => s.actions)
   const origin = useChunkscope((s) => s.origin)
@@ -46,7 +48,7 @@ export function Toolbar({ outlineOpen, onToggleOutline }: Props) {
       </label>
       <PasteDialog />
       <ExamplesMenu />
-      <LiveButton />
+      <LiveButton onShow={onLive} />
       {name !== null && (
         <span className="ml-2 truncate text-xs text-slate-500 dark:text-slate-400" title={name}>
           {name}

@@ -252,3 +252,37 @@ describe('buildOutline for multi-session sources', () => {
     expect(har[0]!.requestDetail).toContain('https://api.deepseek.com/chat/completions')
   })
 })
+
+describe('live capture sessions', () => {
+  const captured = (fields: Record<string, unknown>) => {
+    const header = JSON.stringify({
+      type: 'session',
+      version: 0,
+      id: 'browser-2026-x',
+      delegationDepth: 0,
+      ...fields,
+    })
+    const chunk = JSON.stringify({
+      type: 'assistant/chunk',
+      seq: 2,
+      data: { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } },
+    })
+    const text = `${header}\n{"type":"turn/start","seq":0,"data":{"turn":1}}\n{"type":"step/start","seq":1,"data":{"turn":1,"step":1}}\n${chunk}\n`
+    const one = loadSource(text, 'x')
+    // Two sessions: a single one is shown without its session row.
+    return buildOutline({ ...one, sessions: [one.sessions[0]!, one.sessions[0]!] }).roots
+  }
+  test('are named by what was asked, not by their id', () => {
+    const label = (fields: Record<string, unknown>) => {
+      const nodes = captured(fields)
+      const session = nodes.find((node) => node.kind === 'session')
+      return session?.label
+    }
+    expect(
+      label({
+        chunkscopeBrowser: { url: 'https://api.deepseek.com/chat/completions', model: 'deepseek-chat' },
+      }),
+    ).toBe('deepseek-chat · api.deepseek.com')
+    expect(label({ chunkscopeProxy: { model: 'mock-text', method: 'POST' } })).toBe('mock-text · proxy')
+  })
+})

@@ -250,7 +250,9 @@ function buildSessionNode(
   const header = session.header
   const id = header?.id ?? null
   const subagent = header?.origin === 'subagent'
-  const label = `${subagent ? 'subagent' : 'session'} ${id === null ? `#${sessionIndex + 1}` : id.slice(0, 8)}`
+  const label =
+    capturedLabel(header?.raw) ??
+    `${subagent ? 'subagent' : 'session'} ${id === null ? `#${sessionIndex + 1}` : id.slice(0, 8)}`
   const detail = [
     id === null ? `session #${sessionIndex + 1} (no header id)` : `session ${id}`,
     header?.origin !== undefined ? `origin ${header.origin}` : '',
@@ -260,6 +262,29 @@ function buildSessionNode(
     .filter(Boolean)
     .join(' · ')
   return { kind: 'session', id: `${prefix}session`, label, detail, children: inOrder(top) }
+}
+
+/**
+ * A live capture's session reads better by what was asked than by its id: `deepseek-chat · api.deepseek.com` for the
+ * page's own request, `mock-text · proxy` through `chunkscope proxy`, the session id for `chunkscope attach`.
+ */
+function capturedLabel(raw: Readonly<Record<string, unknown>> | undefined): string | null {
+  const field = (value: unknown, key: string): string | null => {
+    if (typeof value !== 'object' || value === null) return null
+    const inner = (value as Record<string, unknown>)[key]
+    return typeof inner === 'string' ? inner : null
+  }
+  const browser = raw?.['chunkscopeBrowser']
+  const model = field(browser, 'model')
+  if (model !== null) {
+    const url = field(browser, 'url') ?? ''
+    return `${model} · ${/^https?:\/\/([^/]+)/.exec(url)?.[1] ?? 'this page'}`
+  }
+  const proxy = raw?.['chunkscopeProxy']
+  if (typeof proxy === 'object' && proxy !== null) return `${field(proxy, 'model') ?? 'request'} · proxy`
+  const attach = raw?.['chunkscopeAttach']
+  if (typeof attach === 'object' && attach !== null) return `harness ${String(raw?.['id'] ?? '')}`.trim()
+  return null
 }
 
 /** `POST api.deepseek.com/chat/completions 10:00:03` for the row; the full line for its tooltip. */
