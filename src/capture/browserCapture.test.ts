@@ -8,6 +8,7 @@ import { loadSource } from '../formats/load'
 import { MOCK_SCENARIOS, type MockScenario, startMockUpstream, type MockUpstream } from '../test/mockUpstream'
 import {
   isNoResponseFailure,
+  noResponseFailure,
   proxyCommand,
   startBrowserCapture,
   type BrowserCaptureOptions,
@@ -258,9 +259,21 @@ describe('startBrowserCapture against the mock upstream', () => {
     const failure = (final.finish as { failure: { message: string } }).failure
     expect(failure.message).toContain(`http://127.0.0.1:${port}`)
     expect(failure.message).toContain('CORS')
-    expect(failure.message).toContain(proxyCommand(base))
+    expect(failure.message).toContain('chunkscope proxy')
     expect(run.sleeps).toHaveLength(5)
+    // The hint shows as soon as the first attempt failed, while the retries wait.
+    expect(run.summaries.find((summary) => isNoResponseFailure(summary.finish))?.state).toBe('streaming')
     expect(isNoResponseFailure({ code: 'TRANSPORT', message: 'socket hang up' })).toBe(false)
+  })
+
+  it('the hint for a remote endpoint is to run the proxy in front of it', () => {
+    const failure = noResponseFailure({
+      url: 'https://api.deepseek.com/v1/chat/completions',
+      baseUrl: 'https://api.deepseek.com/v1',
+    })
+    expect(failure.message).toContain('No response from https://api.deepseek.com: ')
+    expect(failure.message).toContain(proxyCommand('https://api.deepseek.com/v1'))
+    expect(isNoResponseFailure(failure)).toBe(true)
   })
 
   it('a 400 from the endpoint surfaces as INVALID_REQUEST with its own message', async () => {

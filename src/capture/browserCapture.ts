@@ -51,14 +51,22 @@ export function proxyCommand(baseUrl: string): string {
   return `chunkscope proxy --upstream ${baseUrl}`
 }
 
-/** The TRANSPORT failure of a fetch that got no response: a CORS refusal or an unreachable endpoint. */
+/**
+ * The TRANSPORT failure of a fetch that got no response: a CORS refusal or an unreachable endpoint (the browser does
+ * not tell which). For a remote endpoint it says to run the proxy; for a loopback one (the proxy itself, a local
+ * server) to check that it runs and allows cross-origin requests.
+ */
 export function noResponseFailure(request: Pick<ChatRequest, 'url' | 'baseUrl'>): LlmFailure {
+  const origin = originOf(request)
+  const local = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/i.test(origin)
   return {
     code: 'TRANSPORT',
-    message:
-      `${NO_RESPONSE}${originOf(request)}: the browser either refuses this cross-origin request (the endpoint ` +
-      `does not allow CORS) or cannot reach it. Run \`${proxyCommand(request.baseUrl)}\` and use the proxy's ` +
-      `address (http://127.0.0.1:<port>) as the base URL.`,
+    message: local
+      ? `${NO_RESPONSE}${origin}: nothing answers there, or it refuses cross-origin requests (CORS). If it is a ` +
+        `\`chunkscope proxy\`, check that it is still running; a local server must allow this page's origin.`
+      : `${NO_RESPONSE}${origin}: the browser either refuses this cross-origin request (the endpoint does not ` +
+        `allow CORS) or cannot reach it. Run \`${proxyCommand(request.baseUrl)}\` and use the proxy's address ` +
+        `(http://127.0.0.1:<port>) as the base URL.`,
   }
 }
 

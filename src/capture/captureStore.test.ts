@@ -5,7 +5,7 @@ import type { FeedCapture } from '../formats/live/feedProtocol'
 import { loadSource } from '../formats/load'
 import { mockScript } from '../test/mockUpstream'
 import { SessionRecorder } from '../formats/capture/sessionRecorder'
-import { openCaptureStore } from './captureStore'
+import { captureSink, openCaptureStore } from './captureStore'
 
 const summary = (id: string, startedAt: number, state: FeedCapture['state'] = 'completed'): FeedCapture => ({
   id,
@@ -59,10 +59,7 @@ describe('captureStore (IndexedDB)', () => {
       kind: 'browser',
       title: 'cut',
       model: 'm',
-      sink: {
-        append: (record) => store.append('cut', record),
-        appendMany: (rs) => store.appendMany('cut', rs),
-      },
+      sink: captureSink(store, 'cut'),
       onSummary: (s) => void store.putSummary(s),
     })
     recorder.pushText(mockScript('drip').pieces.slice(0, 4).join(''))

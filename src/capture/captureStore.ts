@@ -1,4 +1,5 @@
 // Browser captures kept in IndexedDB (database `chunkscope-live`): a reload mid-stream loses nothing already received.
+import type { RecordSink } from '../formats/capture/sessionRecorder'
 import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
 
 export const CAPTURE_DB = 'chunkscope-live'
@@ -51,8 +52,7 @@ function completed(transaction: IDBTransaction): Promise<void> {
  *
  * @example
  * const store = await openCaptureStore()
- * startBrowserCapture(form, { id, sink: { append: (r) => store.append(id, r), appendMany: (rs) => store.appendMany(id, rs) },
- *   onSummary: (s) => void store.putSummary(s) })
+ * startBrowserCapture(form, { id, sink: captureSink(store, id), onSummary: (s) => void store.putSummary(s) })
  */
 export async function openCaptureStore(
   factory: IDBFactory = globalThis.indexedDB,
@@ -114,5 +114,13 @@ export async function openCaptureStore(
         transaction.objectStore(RECORDS).clear()
       }),
     close: () => db.close(),
+  }
+}
+
+/** The sink a capture appends to: its records in `store` under `captureId` (batched when they pile up). */
+export function captureSink(store: CaptureStore, captureId: string): RecordSink {
+  return {
+    append: (record) => store.append(captureId, record),
+    appendMany: (records) => store.appendMany(captureId, records),
   }
 }

@@ -370,12 +370,15 @@ function play(
   res.writeHead(script.status, script.headers)
   res.flushHeaders()
   let i = 0
+  // The last write's flush: a disconnect cuts the socket only once every piece has reached it (under load, a
+  // destroy right after `write` could drop bytes still queued, and the client would miss part of the script).
+  let flushed: Promise<void> = Promise.resolve()
   const next = () => {
     timer = null
     if (res.destroyed) return
     if (i < script.pieces.length) {
       writes.push(performance.now())
-      res.write(script.pieces[i]!)
+      flushed = new Promise((resolve) => res.write(script.pieces[i]!, () => resolve()))
       i += 1
       if (script.delayMs > 0) timer = setTimeout(next, script.delayMs)
       else setImmediate(next)
@@ -383,8 +386,10 @@ function play(
     }
     done = true
     if (script.disconnect) {
-      settle('disconnected')
-      res.socket?.destroy()
+      void flushed.then(() => {
+        settle('disconnected')
+        res.socket?.destroy()
+      })
     } else {
       res.end()
       settle('finished')
