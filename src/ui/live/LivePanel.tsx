@@ -25,7 +25,7 @@ export function LivePanel() {
   return (
     <Panel
       title="Live"
-      className="flex-[2] border-b border-slate-200 dark:border-slate-700"
+      className="flex-[3] border-b border-slate-200 dark:border-slate-700"
       actions={
         <>
           <button

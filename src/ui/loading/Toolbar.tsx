@@ -24,7 +24,15 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
   const { setHelpOpen } = useChunkscope((s) => s.actions)
   const origin = useChunkscope((s) => s.origin)
   const format = useChunkscope((s) => s.source?.format ?? null)
-  const name = origin === null ? null : origin.kind === 'example' ? `example: ${origin.id}` : origin.name
+  // Live captures are named by their format label alone.
+  const name =
+    origin === null
+      ? null
+      : origin.kind === 'example'
+        ? `example: ${origin.id}`
+        : origin.kind === 'live'
+          ? ''
+          : origin.name
 
   return (
     <header className="flex h-9 shrink-0 items-center gap-2 [&>.btn]:shrink-0 [&>details]:shrink-0 [&>div]:shrink-0 [&>h1]:shrink-0 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
