@@ -31,7 +31,7 @@ test('a capture through chunkscope proxy appears live and matches what the clien
   try {
     await openFeed(page, proxy.url)
     const response = postRaw(`${proxy.url}/v1/chat/completions`, {
-      headers: { 'x-mock-scenario': 'drip', 'x-mock-delay-ms': '150', 'x-mock-events': '30' },
+      headers: { 'x-mock-scenario': 'drip', 'x-mock-delay-ms': '200', 'x-mock-events': '30' },
       body: { model: 'mock-drip', stream: true, messages: [{ role: 'user', content: 'hi' }] },
     })
     const row = page.getByRole('list', { name: 'Captures' }).getByRole('listitem').first()
@@ -39,11 +39,14 @@ test('a capture through chunkscope proxy appears live and matches what the clien
     await expect(row).toContainText('proxy')
     // Growing while the client still reads, the cursor on the newest chunk.
     await expect
-      .poll(async () => (await position(page)).total, { timeout: 15_000, intervals: [100] })
-      .toBeGreaterThanOrEqual(5)
-    const mid = await position(page)
-    expect(mid.total).toBeLessThan(30)
-    expect(mid.k).toBe(mid.total)
+      .poll(
+        async () => {
+          const { k, total } = await position(page)
+          return total >= 5 && total < 30 && k === total
+        },
+        { timeout: 15_000, intervals: [100] },
+      )
+      .toBe(true)
     const received = await response
     const client = clientResult(received)
     await expect(row).toHaveAttribute('data-state', 'completed')
@@ -90,5 +93,38 @@ test('chunkscope attach backfills a running harness session, then relays it live
   } finally {
     await relay.close()
     await host.close()
+  }
+})
+
+test('the Live panel streams through chunkscope proxy when the endpoint refuses CORS', async ({ page }) => {
+  const upstream = await startMockUpstream() // no CORS: the page cannot call it directly
+  const out = mkdtempSync(join(tmpdir(), 'chunkscope-e2e-proxy-'))
+  const proxy = await startProxy({ upstream: upstream.url, port: 0, out, host: '127.0.0.1', log: () => {} })
+  try {
+    await page.goto('/')
+    await idle(page)
+    await page.getByRole('button', { name: 'Live', exact: true }).click()
+    await idle(page)
+    await page.getByLabel('Feed URL').fill(proxy.url)
+    await page.getByRole('button', { name: 'Connect' }).click()
+    await expect(page.getByRole('list', { name: 'Feeds' })).toContainText('open')
+    await page.getByRole('button', { name: 'New request…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'New live request' })
+    await dialog.getByLabel('Base URL').fill(proxy.url)
+    await dialog.getByLabel('Model').fill('mock-reasoning')
+    await dialog.getByLabel('API key').fill('sk-e2e-through-proxy')
+    await dialog.getByRole('button', { name: 'Send' }).click()
+    const rows = page.getByRole('list', { name: 'Captures' }).getByRole('listitem')
+    // The page's own capture and the proxy's record of the same response.
+    await expect(rows).toHaveCount(2)
+    for (const row of await rows.all()) await expect(row).toHaveAttribute('data-state', 'completed')
+    await expect(rows.filter({ hasText: 'browser' })).toHaveCount(1)
+    await expect(rows.filter({ hasText: 'proxy' })).toHaveCount(1)
+    await expect(page.getByRole('region', { name: 'Final message' })).toContainText('The answer is 42.')
+    expect(upstream.requests.at(-1)!.headers['authorization']).toBe('Bearer sk-e2e-through-proxy')
+  } finally {
+    await proxy.close()
+    await upstream.close()
+    rmSync(out, { recursive: true, force: true })
   }
 })

@@ -47,11 +47,14 @@ test('a browser capture grows live, the cursor following its tail, and ends with
   await expect(captures.getByRole('listitem').first()).toHaveAttribute('data-state', 'streaming')
   // Mid-stream: some chunks are on screen, more to come, and the cursor sits on the last one.
   await expect
-    .poll(async () => (await position(page)).total, { timeout: 15_000, intervals: [100] })
-    .toBeGreaterThanOrEqual(6)
-  const mid = await position(page)
-  expect(mid.total).toBeLessThan(40)
-  expect(mid.k).toBe(mid.total)
+    .poll(
+      async () => {
+        const { k, total } = await position(page)
+        return total >= 6 && total < 40 && k === total
+      },
+      { timeout: 15_000, intervals: [100] },
+    )
+    .toBe(true)
   await expect(captures.getByRole('listitem').first()).toHaveAttribute('data-state', 'completed', {
     timeout: 20_000,
   })
@@ -107,7 +110,8 @@ test('an endpoint without CORS gets a plain explanation pointing to chunkscope p
   const row = page.getByRole('list', { name: 'Captures' }).getByRole('listitem').first()
   await expect(row).toHaveAttribute('data-state', 'error')
   await expect(row.getByRole('note')).toContainText('CORS')
-  await expect(row.getByRole('note')).toContainText(`chunkscope proxy --upstream ${noCors.url}`)
+  // A loopback endpoint may itself be a proxy that is down: the hint says so (a remote one gets the command to run).
+  await expect(row.getByRole('note')).toContainText('chunkscope proxy')
 })
 
 test('the form refuses what it cannot send, naming the field', async ({ page }) => {

@@ -34,12 +34,14 @@ afterAll(async () => {
 function post(
   scenario: MockScenario,
   options: { delayMs?: number; events?: number; abort?: boolean; base?: string } = {},
+  headers: Record<string, string> = {},
 ): Promise<RawResponse> {
   return postRaw(`${options.base ?? proxy.url}/chat/completions`, {
     headers: {
       authorization: `Bearer ${SECRET}`,
       ...(options.delayMs !== undefined ? { 'x-mock-delay-ms': String(options.delayMs) } : {}),
       ...(options.events !== undefined ? { 'x-mock-events': String(options.events) } : {}),
+      ...headers,
     },
     body: { model: `mock-${scenario}`, stream: true, messages: [{ role: 'user', content: 'hi' }] },
     abortAfterFirstPiece: options.abort ?? false,
@@ -119,6 +121,31 @@ describe('chunkscope proxy', () => {
       expect(text).not.toContain(SECRET)
       expect(text.toLowerCase()).not.toContain('authorization')
     }
+  })
+
+  it('lets a loopback page call through it (CORS), without passing the page origin upstream', async () => {
+    const origin = 'http://127.0.0.1:5199'
+    const preflight = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin)
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization')
+    const before = mock.requests.length
+    const response = await post('rate-limit', {}, { origin })
+    expect(response.headers['access-control-allow-origin']).toBe(origin)
+    expect(response.headers['access-control-expose-headers']).toContain('retry-after')
+    expect(mock.requests.length).toBe(before + 1) // the preflight stayed in the proxy
+    expect(mock.requests.at(-1)!.headers['origin']).toBeUndefined()
+    // A page elsewhere gets nothing extra; its preflight goes upstream like any request.
+    const foreign = await post('text', {}, { origin: 'https://evil.example' })
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined()
+    expect(mock.requests.at(-1)!.headers['origin']).toBe('https://evil.example')
   })
 
   it('answers 502 UPSTREAM_UNREACHABLE when the upstream is down', async () => {

@@ -15,7 +15,7 @@ import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { httpFailure } from '../../formats/sse/httpFailure'
 import { Capture, fileSink, type CaptureSink, type CaptureSummary } from './capture'
-import { FEED_PREFIX, isFeedPath, serveFeed, type FeedSource } from '../feedServer'
+import { corsHeaders, FEED_PREFIX, isFeedPath, serveFeed, type FeedSource } from '../feedServer'
 import { LiveFeed } from './feed'
 
 export type ProxyOptions = {
@@ -64,6 +64,27 @@ export function forwardHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeader
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || name === 'host' || HOP_BY_HOP.has(name) || named.includes(name)) continue
     out[name] = value
+  }
+  return out
+}
+
+/**
+ * A page on a loopback origin (the Chunkscope app's Live panel) may call the upstream through the proxy: it gets the
+ * CORS headers, including `Retry-After` and `x-request-id` for its failure codes. Null for other origins and for
+ * clients that send none (servers, the harness): those are forwarded exactly as before.
+ */
+function pageCors(req: IncomingMessage): Record<string, string> | null {
+  const allowed = corsHeaders(req)
+  if (allowed['access-control-allow-origin'] === undefined) return null
+  return { ...allowed, 'access-control-expose-headers': 'retry-after, x-request-id' }
+}
+
+/** The request's headers for the upstream; a loopback page's `Origin` and `Referer` stay here (not a browser call). */
+function upstreamHeaders(headers: IncomingHttpHeaders, fromPage: boolean): OutgoingHttpHeaders {
+  const out = forwardHeaders(headers)
+  if (fromPage) {
+    delete out['origin']
+    delete out['referer']
   }
   return out
 }
@@ -172,6 +193,21 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const path = req.url ?? '/'
     const method = req.method ?? 'GET'
+    // Chunkscope's own page (or any loopback page) calling through the proxy: the CORS the upstream may not give.
+    const cors = pageCors(req)
+    if (cors !== null && method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      res
+        .writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'GET, POST, OPTIONS',
+          'access-control-allow-headers': String(
+            req.headers['access-control-request-headers'] ?? 'authorization, content-type',
+          ),
+          'access-control-max-age': '600',
+        })
+        .end()
+      return
+    }
     const chat = streamedChat(method, path, body)
     const controller = new AbortController()
     let capture: Capture | null = null
@@ -190,12 +226,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         port: upstream.port || undefined,
         path: basePath + path,
         method,
-        headers: forwardHeaders(req.headers),
+        headers: upstreamHeaders(req.headers, cors !== null),
         signal: controller.signal,
       },
       (upRes) => {
         const status = upRes.statusCode ?? 502
-        res.writeHead(status, upRes.statusMessage ?? '', responseHeaders(upRes.headers))
+        res.writeHead(status, upRes.statusMessage ?? '', { ...responseHeaders(upRes.headers), ...cors })
         res.flushHeaders()
         const eventStream = String(upRes.headers['content-type'] ?? '').includes('text/event-stream')
         const captureThis = chat !== null && (status >= 400 || (status < 300 && eventStream))
@@ -261,7 +297,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       if (clientGone) return
       if (!res.headersSent) {
         log(`chunkscope proxy: upstream ${upstream.host} unreachable: ${error.code ?? error.message}`)
-        res.writeHead(502, { 'content-type': 'application/json' }).end(
+        res.writeHead(502, { 'content-type': 'application/json', ...cors }).end(
           JSON.stringify({
             error: {
               message: `chunkscope proxy: upstream ${upstream.origin} unreachable (${error.code ?? error.message})`,
