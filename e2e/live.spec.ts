@@ -163,4 +163,10 @@ test('the key stays out of what the page records, and a reload mid-stream loses 
   })
   expect(stored).toContain('w0 ')
   expect(stored).not.toContain(key)
+  // "Clear saved" forgets it here and in IndexedDB: a reload brings nothing back.
+  await page.getByRole('button', { name: 'Clear saved' }).click()
+  await expect(page.getByRole('region', { name: 'Live' })).toContainText('No captures yet.')
+  await page.reload()
+  await idle(page)
+  await expect(page.getByRole('region', { name: 'Live' })).toContainText('No captures yet.')
 })

@@ -17,6 +17,7 @@ export function LivePanel() {
   const live = useLive()
   const captures = useLiveView((s) => s.captures)
   const running = useLiveView(useShallow((s) => s.running))
+  const storageProblem = useLiveView((s) => s.storageProblem)
   const follow = useChunkscope((s) => s.follow)
   const { setFollow } = useChunkscope((s) => s.actions)
   const rows = useMemo(() => buildCaptureRows(captures, new Set(running)), [captures, running])
@@ -45,6 +46,18 @@ export function LivePanel() {
     >
       <FeedList />
       <CaptureList rows={rows} onSelect={(id) => void live.select(id)} onStop={(id) => live.stop(id)} />
+      <footer className="flex items-center gap-2 px-2 py-1 text-[11px] text-slate-500 dark:text-slate-400">
+        {storageProblem ?? 'Requests from this page are saved in this browser only.'}
+        <button
+          type="button"
+          className="btn ml-auto shrink-0"
+          disabled={rows.length === 0}
+          title="Forget every capture shown here and delete the ones this browser saved (running ones stay)"
+          onClick={() => void live.clearSaved()}
+        >
+          Clear saved
+        </button>
+      </footer>
       <RequestDialog open={requestOpen} onClose={() => setRequestOpen(false)} />
     </Panel>
   )
