@@ -1,7 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createChunkscopeStore } from './store/store'
-import { LiveController } from './live/liveController'
+import { LiveController, sessionFeedMemory } from './live/liveController'
 import { App } from './ui/App'
 import { LiveProvider } from './ui/live/LiveContext'
 import { StoreProvider } from './ui/StoreContext'
@@ -11,7 +11,7 @@ const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
 
 const store = createChunkscopeStore()
-const live = new LiveController(store)
+const live = new LiveController(store, { feedMemory: sessionFeedMemory() })
 // Captures saved by this browser come back first (a reload mid-stream loses nothing already received).
 void live.restore()
 

@@ -139,4 +139,19 @@ describe('LiveController', () => {
     live.disconnect('http://127.0.0.1:8787')
     expect(live.view.getState().feeds).toEqual([])
   })
+
+  it('remembers the connected feeds so a reload reconnects them', () => {
+    const store = createChunkscopeStore({ yieldToHost: () => Promise.resolve() })
+    let kept: readonly string[] = []
+    const feedMemory = { recall: () => [...kept], keep: (urls: readonly string[]) => (kept = urls) }
+    const first = new LiveController(store, { feedDeps: fakeDeps([]).deps, feedMemory, schedule: () => {} })
+    first.connect('http://127.0.0.1:8787')
+    first.connect('http://127.0.0.1:8788')
+    first.disconnect('http://127.0.0.1:8787')
+    expect(kept).toEqual(['http://127.0.0.1:8788'])
+    const { deps, opened } = fakeDeps([])
+    const second = new LiveController(store, { feedDeps: deps, feedMemory, schedule: () => {} })
+    second.reconnect()
+    expect(opened.map((events) => events.url)).toEqual(['http://127.0.0.1:8788/__chunkscope/events'])
+  })
 })

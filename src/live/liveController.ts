@@ -27,6 +27,8 @@ export type LiveControllerOptions = {
   readonly feedDeps?: FeedDeps
   /** Durable storage for browser captures (IndexedDB in the page); none = memory only, said in the panel. */
   readonly openStore?: () => Promise<CaptureStore>
+  /** Where the connected feeds' URLs survive a reload of this tab (the page passes sessionStorage). */
+  readonly feedMemory?: { recall(): string[]; keep(urls: readonly string[]): void }
   /** Passed to each browser capture (tests inject fetch, sleep). */
   readonly captureOptions?: Partial<BrowserCaptureOptions>
   /** Schedules a flush after `ms` (tests flush by hand). */
@@ -81,6 +83,7 @@ export class LiveController {
     this.feeds.set(url, client)
     client.open()
     this.publishFeeds()
+    this.rememberFeeds()
     void this.show()
     return null
   }
@@ -91,6 +94,16 @@ export class LiveController {
     client.close()
     this.feeds.delete(url)
     this.publishFeeds()
+    this.rememberFeeds()
+  }
+
+  /** Connects again to the feeds this tab had connected before a reload (kept in sessionStorage, this tab only). */
+  reconnect(): void {
+    for (const url of this.options.feedMemory?.recall() ?? []) if (!this.feeds.has(url)) this.connect(url)
+  }
+
+  private rememberFeeds(): void {
+    this.options.feedMemory?.keep([...this.feeds.keys()])
   }
 
   /** Selects a capture's newest stream in the workbench (showing the live source first if needed). */
@@ -241,5 +254,27 @@ function storeSink(store: CaptureStore, id: string) {
   return {
     append: (record: Parameters<CaptureStore['append']>[1]) => store.append(id, record),
     appendMany: (records: Parameters<CaptureStore['appendMany']>[1]) => store.appendMany(id, records),
+  }
+}
+
+/** Feed URLs in this tab's sessionStorage: a reload reconnects them; another tab or a restart does not. */
+export function sessionFeedMemory(): NonNullable<LiveControllerOptions['feedMemory']> {
+  const SLOT = 'chunkscope.feeds'
+  return {
+    recall: () => {
+      try {
+        const value: unknown = JSON.parse(sessionStorage.getItem(SLOT) ?? '[]')
+        return Array.isArray(value) ? value.filter((url): url is string => typeof url === 'string') : []
+      } catch {
+        return []
+      }
+    },
+    keep: (urls) => {
+      try {
+        sessionStorage.setItem(SLOT, JSON.stringify(urls))
+      } catch {
+        // storage blocked: feeds are simply not reconnected after a reload
+      }
+    },
   }
 }

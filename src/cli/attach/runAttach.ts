@@ -1,7 +1,7 @@
 // `chunkscope attach [--url http://127.0.0.1:3080] [--port 8788] [--host 127.0.0.1]`
-import process from 'node:process'
 import { parseOptions, type Io } from '../loadFile'
 import { startAttach, type AttachOptions, type AttachRelay } from './attach'
+import { waitForSignal } from '../signals'
 
 export const ATTACH_USAGE = `chunkscope attach [options]   relay a running harness web host's sessions to the live feed
   --url URL        the harness web host (default http://127.0.0.1:3080, what \`dsh web\` serves)
@@ -59,21 +59,9 @@ export async function runAttach(
   }
   io.out(
     `chunkscope attach: ${relay.socketUrl} → live feed ${relay.feedUrl}\n` +
-      `  give the web app ${relay.feedUrl}   events: ${relay.feedUrl}/__chunkscope/events\n`,
+      `  in Chunkscope: Live → feed ${relay.feedUrl}, or open the app with ?feed=${relay.feedUrl}\n`,
   )
   await stop(relay)
   await relay.close()
   return 0
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done)
-      process.off('SIGTERM', done)
-      resolve()
-    }
-    process.on('SIGINT', done)
-    process.on('SIGTERM', done)
-  })
 }

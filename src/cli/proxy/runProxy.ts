@@ -1,7 +1,7 @@
 // `chunkscope proxy --upstream URL [--port N] [--out DIR] [--host 127.0.0.1]`
-import process from 'node:process'
 import { parseOptions, type Io } from '../loadFile'
 import { startProxy, type ProxyServer } from './proxy'
+import { waitForSignal } from '../signals'
 
 export const PROXY_USAGE = `chunkscope proxy --upstream URL [options]   record streamed chat completions passing through
   --upstream URL   the OpenAI-compatible API to forward to (e.g. https://api.deepseek.com or http://host/v1)
@@ -58,22 +58,11 @@ export async function runProxy(
   const shown = new URL(upstream)
   io.out(
     `chunkscope proxy: ${server.url} → ${shown.origin}${shown.pathname.replace(/\/$/, '')}\n` +
-      `  captures: ${out}/   live feed: ${server.url}/__chunkscope/events\n`,
+      `  captures: ${out}/   live feed: ${server.url}/__chunkscope/events\n` +
+      `  in Chunkscope: Live → feed ${server.url}, or open the app with ?feed=${server.url}\n`,
   )
   await stop(server)
   await server.settled()
   await server.close()
   return 0
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done)
-      process.off('SIGTERM', done)
-      resolve()
-    }
-    process.on('SIGINT', done)
-    process.on('SIGTERM', done)
-  })
 }

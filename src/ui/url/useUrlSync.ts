@@ -81,6 +81,7 @@ export function useUrlSync(): void {
         const feed = feedUrlParam(window.location.search)
         if (place.live === true || feed !== null) {
           await live.restore()
+          live.reconnect()
           if (feed !== null) {
             const problem = live.connect(feed)
             if (problem !== null) store.getState().actions.failLoading(problem)
