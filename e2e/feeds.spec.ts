@@ -76,6 +76,7 @@ test('chunkscope attach backfills a running harness session, then relays it live
     await expect(captures).toContainText('Say hello')
     const tree = page.getByRole('tree', { name: 'Streams' })
     await expect(tree).toContainText('Turn 1')
+    await expect(page.getByRole('region', { name: 'Diagnostics' })).toHaveCount(0)
     await expect(page.getByRole('region', { name: 'Final message' })).toContainText('Hello there')
     // The agent goes on: a second turn arrives live, some events sent twice.
     const turn2 = scriptTurn(host, 'sess-alpha', 2, textAnswer('Good', 'bye'))
@@ -88,6 +89,7 @@ test('chunkscope attach backfills a running harness session, then relays it live
     host.addSession('sess-beta')
     scriptTurn(host, 'sess-beta', 1, textAnswer('Second ', 'session'), { title: 'Another task' })
     await expect(captures.getByRole('listitem')).toHaveCount(2)
+    await expect(tree).toContainText('harness Another task')
     await expect(page.getByRole('region', { name: 'Final message' })).toContainText('Second session')
     await expect(page.getByRole('region', { name: 'Findings' })).not.toContainText('recorded-mismatch')
   } finally {

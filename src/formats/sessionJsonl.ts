@@ -316,7 +316,8 @@ function readHeader(raw: Record<string, unknown>, line: number, diagnostics: Dia
     type: 'session',
     version,
     id: pick('id', isString, true) ?? null,
-    createdAt: pick('createdAt', isNumber, true) ?? null,
+    // null = unknown, said plainly by a synthesised header (`chunkscope attach`: the live socket carries none).
+    createdAt: raw['createdAt'] === null ? null : (pick('createdAt', isNumber, true) ?? null),
     raw,
   }
   const cwd = pick('cwd', isString, false)

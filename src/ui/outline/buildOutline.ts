@@ -251,7 +251,7 @@ function buildSessionNode(
   const id = header?.id ?? null
   const subagent = header?.origin === 'subagent'
   const label =
-    capturedLabel(header?.raw) ??
+    capturedLabel(header?.raw, sessionTitle(session)) ??
     `${subagent ? 'subagent' : 'session'} ${id === null ? `#${sessionIndex + 1}` : id.slice(0, 8)}`
   const detail = [
     id === null ? `session #${sessionIndex + 1} (no header id)` : `session ${id}`,
@@ -268,7 +268,10 @@ function buildSessionNode(
  * A live capture's session reads better by what was asked than by its id: `deepseek-chat · api.deepseek.com` for the
  * page's own request, `mock-text · proxy` through `chunkscope proxy`, the session id for `chunkscope attach`.
  */
-function capturedLabel(raw: Readonly<Record<string, unknown>> | undefined): string | null {
+function capturedLabel(
+  raw: Readonly<Record<string, unknown>> | undefined,
+  title: string | null,
+): string | null {
   const field = (value: unknown, key: string): string | null => {
     if (typeof value !== 'object' || value === null) return null
     const inner = (value as Record<string, unknown>)[key]
@@ -283,7 +286,21 @@ function capturedLabel(raw: Readonly<Record<string, unknown>> | undefined): stri
   const proxy = raw?.['chunkscopeProxy']
   if (typeof proxy === 'object' && proxy !== null) return `${field(proxy, 'model') ?? 'request'} · proxy`
   const attach = raw?.['chunkscopeAttach']
-  if (typeof attach === 'object' && attach !== null) return `harness ${String(raw?.['id'] ?? '')}`.trim()
+  if (typeof attach === 'object' && attach !== null)
+    return `harness ${title ?? String(raw?.['id'] ?? '')}`.trim()
+  return null
+}
+
+/** The session's last `session/title` (the harness names a session after its first prompt). */
+function sessionTitle(session: Session): string | null {
+  for (let i = session.events.length - 1; i >= 0; i--) {
+    const event = session.events[i]!
+    if (event.type !== 'session/title') continue
+    const data = event.data
+    const title =
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['title'] : null
+    if (typeof title === 'string' && title.trim() !== '') return title
+  }
   return null
 }
 
