@@ -47,7 +47,12 @@ function isPackedRowType(type: string): type is PackedRowType {
   return Object.hasOwn(PACKED_DELTA_TYPES, type)
 }
 
-class SessionJsonlReader {
+/**
+ * The reader behind {@link readSessionJsonl}, usable record by record: a live capture (src/live/liveHub.ts) feeds
+ * each record as it arrives (`readRecord`, no JSON text in between) and reads the state so far (`soFar`) after each
+ * batch, instead of re-reading the whole log.
+ */
+export class SessionJsonlReader {
   private header: SessionHeader | null = null
   private readonly events: SessionEvent[] = []
   private readonly diagnostics: Diagnostic[] = []
@@ -62,7 +67,21 @@ class SessionJsonlReader {
       this.tornTail(line)
       return
     }
-    const parsed = parseJson(line.text)
+    this.take(parseJson(line.text), line.number)
+  }
+
+  /** One record already parsed (a live feed's), as if read from line `line` of the log. */
+  readRecord(value: unknown, line: number): void {
+    this.take({ ok: true, value }, line)
+  }
+
+  /** The header, a copy of the events and the diagnostics so far (no committed-prefix summary: the log goes on). */
+  soFar(): { header: SessionHeader | null; events: SessionEvent[]; diagnostics: Diagnostic[] } {
+    return { header: this.header, events: this.events.slice(), diagnostics: this.diagnostics.slice() }
+  }
+
+  private take(parsed: ReturnType<typeof parseJson>, lineNumber: number): void {
+    const line = { number: lineNumber }
     if (!this.sawRecord) {
       this.sawRecord = true
       if (parsed.ok && isRecord(parsed.value) && parsed.value['type'] === 'session') {

@@ -69,6 +69,24 @@ describe('LiveHub', () => {
     expect(hub.source().diagnostics.filter((d) => d.severity !== 'info')).toEqual([])
   })
 
+  it('shows only the records before a hole until it fills', () => {
+    const hub = new LiveHub()
+    hub.upsertCapture(capture('a'), { via: 'feed', url: 'http://127.0.0.1:8788' })
+    const all = [header('a'), ...records(stream)]
+    hub.addRecords('a', [...all.slice(0, 4), ...all.slice(5)]) // seq 3 missing
+    expect(hub.source().sessions[0]!.streams[0]!.chunks.map((c) => c.seq)).toEqual([2])
+    expect(hub.source().diagnostics.filter((d) => d.severity !== 'info')).toEqual([])
+    hub.addRecords('a', [all[4]!])
+    expect(hub.source().sessions[0]!.streams[0]!.chunks.map((c) => c.seq)).toEqual([2, 3, 4, 5, 6])
+    expect(
+      hub
+        .jsonl('a')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(all)
+  })
+
   it('rebuilds only the sessions whose records changed, and tells listeners', () => {
     const hub = new LiveHub()
     let calls = 0

@@ -2,7 +2,7 @@
 import { buildSession, type Session } from '../core/session'
 import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
 import { citationDiagnostics } from '../formats/load'
-import { readSessionJsonl } from '../formats/sessionJsonl'
+import { SessionJsonlReader } from '../formats/sessionJsonl'
 import type { Diagnostic, LoadedSource } from '../formats/types'
 
 /** Where a capture was seen: this page, or the feed at this URL. */
@@ -12,8 +12,14 @@ type Entry = {
   capture: FeedCapture
   readonly origin: CaptureOrigin
   header: FeedRecord | null
-  /** Event records by seq: a backfill and the feed may overlap, the first copy wins (seqs are the identity). */
-  readonly events: Map<number, FeedRecord>
+  /** The records read so far, in seq order without holes (header first): what the session is built from. */
+  readonly records: FeedRecord[]
+  /** Records past a hole, by seq, until the hole fills (a backfill and the feed may overlap or race). */
+  readonly pending: Map<number, FeedRecord>
+  /** The seq the next record to read must have. */
+  next: number
+  /** Reads the records one by one as they come (no JSONL text in between): an update costs O(new records). */
+  readonly reader: SessionJsonlReader
   /** Bumped by every change; the built session is reused while it is unchanged. */
   version: number
   built: { readonly version: number; readonly session: Session; readonly diagnostics: Diagnostic[] } | null
@@ -30,7 +36,8 @@ export type HubCapture = {
  * Holds each capture's session log as records (PROTOCOL.md §6: a header record, then events by seq) and builds the
  * workbench's source from them. Records are deduplicated by seq, so a capture's backfill (`GET
  * /__chunkscope/captures/<id>`) and the live feed can overlap freely, in either order; a record without a seq is
- * the header. Sessions keep the order in which their captures were first seen, so a stream's key (session index +
+ * the header. Only the run of seqs 0, 1, 2… without holes is shown (records past a hole wait for it), and it is read
+ * record by record as it grows, so an update costs the new records plus rebuilding one session. Sessions keep the order in which their captures were first seen, so a stream's key (session index +
  * attempt id) stays valid while later captures arrive.
  */
 export class LiveHub {
@@ -46,7 +53,10 @@ export class LiveHub {
         capture,
         origin,
         header: null,
-        events: new Map(),
+        records: [],
+        pending: new Map(),
+        next: 0,
+        reader: new SessionJsonlReader(),
         version: 0,
         built: null,
       })
@@ -62,15 +72,30 @@ export class LiveHub {
     for (const record of records) {
       const seq = record['seq']
       if (typeof seq !== 'number') {
-        if (record['type'] === 'session' && entry.header === null) {
+        if (record['type'] === 'session' && entry.header === null && entry.next === 0) {
           entry.header = record
+          readInto(entry, record)
           added = true
         }
         continue
       }
-      if (entry.events.has(seq)) continue
-      entry.events.set(seq, record)
-      added = true
+      if (seq < entry.next || entry.pending.has(seq)) continue
+      entry.pending.set(seq, record)
+      for (
+        let ready = entry.pending.get(entry.next);
+        ready !== undefined;
+        ready = entry.pending.get(entry.next)
+      ) {
+        // Until a header arrives, the capture's id names the session (a feed that sends none).
+        if (entry.next === 0 && entry.header === null) {
+          entry.header = synthesisedHeader(entry.capture)
+          readInto(entry, entry.header)
+        }
+        entry.pending.delete(entry.next)
+        readInto(entry, ready)
+        entry.next += 1
+        added = true
+      }
     }
     if (!added) return
     entry.version += 1
@@ -137,11 +162,15 @@ export class LiveHub {
 }
 
 function toJsonl(entry: Entry): string {
-  const header = entry.header ?? synthesisedHeader(entry.capture)
-  const seqs = [...entry.events.keys()].sort((a, b) => a - b)
-  let text = JSON.stringify(header) + '\n'
-  for (const seq of seqs) text += JSON.stringify(entry.events.get(seq)) + '\n'
+  let text = entry.header === null ? JSON.stringify(synthesisedHeader(entry.capture)) + '\n' : ''
+  for (const record of entry.records) text += JSON.stringify(record) + '\n'
   return text
+}
+
+/** Hands one record to the capture's reader, numbered as its line in the capture's JSONL. */
+function readInto(entry: Entry, record: FeedRecord): void {
+  entry.records.push(record)
+  entry.reader.readRecord(record, entry.records.length)
 }
 
 /** Until the header record arrives (or for a feed that sends none), the capture's id names the session. */
@@ -150,7 +179,7 @@ function synthesisedHeader(capture: FeedCapture): FeedRecord {
 }
 
 function buildEntry(entry: Entry): NonNullable<Entry['built']> {
-  const read = readSessionJsonl(toJsonl(entry))
+  const read = entry.reader.soFar()
   const session = buildSession(read.header, read.events)
   const label = entry.capture.title || entry.capture.id
   const diagnostics = [...read.diagnostics, ...citationDiagnostics(session)].map((diagnostic) => ({
