@@ -91,6 +91,14 @@ test('chunkscope attach backfills a running harness session, then relays it live
     await expect(captures.getByRole('listitem')).toHaveCount(2)
     await expect(tree).toContainText('harness Another task')
     await expect(page.getByRole('region', { name: 'Final message' })).toContainText('Second session')
+    // Clicking the first session's capture shows it (and stops following the newest).
+    await captures.getByRole('listitem').filter({ hasText: 'Say hello' }).getByRole('button').first().click()
+    await expect(captures.getByRole('listitem').filter({ hasText: 'Say hello' })).toHaveAttribute(
+      'aria-current',
+      'true',
+    )
+    await expect(page.getByRole('region', { name: 'Final message' })).toContainText('Goodbye')
+    await expect(page.getByRole('button', { name: 'Follow' })).toHaveAttribute('aria-pressed', 'false')
     await expect(page.getByRole('region', { name: 'Findings' })).not.toContainText('recorded-mismatch')
   } finally {
     await relay.close()

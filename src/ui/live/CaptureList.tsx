@@ -10,12 +10,14 @@ const DOT: Record<CaptureRow['state'], string> = {
 
 type Props = {
   readonly rows: readonly CaptureRow[]
+  /** The session index of the stream on screen: its capture's row is marked current. */
+  readonly selected: number | null
   readonly onSelect: (id: string) => void
   readonly onStop: (id: string) => void
 }
 
 /** The captures, newest first: state, where from, chunks and finish; a click shows one in the workbench. */
-export function CaptureList({ rows, onSelect, onStop }: Props) {
+export function CaptureList({ rows, selected, onSelect, onStop }: Props) {
   if (rows.length === 0)
     return <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No captures yet.</p>
   return (
@@ -24,7 +26,10 @@ export function CaptureList({ rows, onSelect, onStop }: Props) {
         <li
           key={row.id}
           data-state={row.state}
-          className="flex items-start gap-1.5 border-b border-slate-100 px-2 py-1 dark:border-slate-800"
+          aria-current={row.sessionIndex === selected ? 'true' : undefined}
+          className={`flex items-start gap-1.5 border-b border-slate-100 px-2 py-1 dark:border-slate-800 ${
+            row.sessionIndex === selected ? 'bg-sky-50 dark:bg-sky-950/60' : ''
+          }`}
         >
           <span aria-hidden className={`mt-1 inline-block size-2 shrink-0 rounded-full ${DOT[row.state]}`} />
           <button

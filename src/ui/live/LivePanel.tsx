@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
+import { findStream } from '../../store/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import { buildCaptureRows } from './captureRows'
@@ -18,6 +19,7 @@ export function LivePanel() {
   const captures = useLiveView((s) => s.captures)
   const running = useLiveView(useShallow((s) => s.running))
   const storageProblem = useLiveView((s) => s.storageProblem)
+  const selected = useChunkscope((s) => findStream(s.source, s.streamKey)?.sessionIndex ?? null)
   const follow = useChunkscope((s) => s.follow)
   const { setFollow } = useChunkscope((s) => s.actions)
   const rows = useMemo(() => buildCaptureRows(captures, new Set(running)), [captures, running])
@@ -45,7 +47,12 @@ export function LivePanel() {
       }
     >
       <FeedList />
-      <CaptureList rows={rows} onSelect={(id) => void live.select(id)} onStop={(id) => live.stop(id)} />
+      <CaptureList
+        rows={rows}
+        selected={selected}
+        onSelect={(id) => void live.select(id)}
+        onStop={(id) => live.stop(id)}
+      />
       <footer className="flex items-center gap-2 px-2 py-1 text-[11px] text-slate-500 dark:text-slate-400">
         {storageProblem ?? 'Requests from this page are saved in this browser only.'}
         <button
