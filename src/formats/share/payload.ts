@@ -95,7 +95,8 @@ export type ShareScope = {
 
 /**
  * The payload for a share, smallest first by the options: a window or `scope: 'stream'` carries one stream's
- * chunks; a whole harness log travels as its packed records. Redaction applies before anything is cut.
+ * chunks; a whole harness log travels as its packed records (of the session holding the stream, when there are
+ * several). Redaction applies before anything is cut.
  *
  * @example
  * buildSharePayload({ source, attempt, streamKey: 't1.s1.a1', k: 12 }, { scope: 'stream', redact: FULL_REDACTION })
@@ -108,15 +109,13 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   const named = source.name !== undefined ? { name: source.name } : {}
   const redactedTag = redact !== undefined ? { redacted: redact } : {}
   const k = Math.max(0, Math.min(attempt.chunks.length, Math.trunc(input.k)))
-  if (
-    options.window === undefined &&
-    isLog &&
-    options.scope !== 'stream' &&
-    (input.sessionIndex ?? 0) === 0
-  ) {
+  if (options.window === undefined && isLog && options.scope !== 'stream') {
+    // The stream's own session travels (a zip's subagent, one live capture of several): opened, it is session 0,
+    // where the stream's key is its attempt id.
     const events = redact !== undefined ? redactEvents(session.events, redact) : session.events
     const records = toSessionRecords({ header: session.header, events })
-    return { v: 1, ...named, source: { kind: 'session', records }, stream: streamKey, k, ...redactedTag }
+    const stream = (input.sessionIndex ?? 0) === 0 ? streamKey : attempt.id
+    return { v: 1, ...named, source: { kind: 'session', records }, stream, k, ...redactedTag }
   }
   const chunks = redact !== undefined ? redactChunks(attempt.chunks, redact) : attempt.chunks
   const stream = isLog || streamKey !== 'stream' ? streamKey : null

@@ -92,6 +92,29 @@ describe('share links round-trip the corpus', () => {
   })
 })
 
+describe('a source with several sessions (a zip, live captures)', () => {
+  it('shares the log of the session holding the stream, opened as the only session', async () => {
+    const first = loadSource(readCorpus('web-goal-multi-turn-actions-session.jsonl'), 'a')
+    const second = loadSource(readCorpus('acp-agent-empty-response-retry-session.jsonl'), 'b')
+    const source: LoadedSource = { ...first, sessions: [first.sessions[0]!, second.sessions[0]!] }
+    const attempt = second.sessions[0]!.streams.at(-1)!
+    const payload = buildSharePayload({
+      source,
+      sessionIndex: 1,
+      attempt,
+      streamKey: `1/${attempt.id}`,
+      k: 2,
+    })
+    const decoded = await decodeShareLink(`#${await encodeShareLink(payload)}`)
+    if ('error' in decoded) throw new Error(decoded.error)
+    expect(decoded.source.sessions).toHaveLength(1)
+    expect(decoded.source.sessions[0]!.header?.id).toBe(second.sessions[0]!.header?.id)
+    expect(decoded.streamKey).toBe(attempt.id)
+    expect(decoded.k).toBe(2)
+    expect(plain(openedStream(decoded))).toEqual(plain(attempt.chunks))
+  })
+})
+
 describe('share links round-trip generated streams', () => {
   it.each([1, 10, 1000, 20_000])('%i generated chunks (seq, time, chunk, cursor)', async (n) => {
     const chunks = generateStream(n)
