@@ -8,65 +8,30 @@ import type {
   ContentBlock,
   FinishChunk,
   FinishReason,
-  ReasoningBlock,
   ReasoningDeltaChunk,
   ReplayEnvelope,
-  TextBlock,
   TextDeltaChunk,
-  ToolCallBlock,
   ToolCallDeltaChunk,
   UsageChunk,
 } from '../core/protocol'
 import type { SessionEvent } from '../core/session'
+import { block, chunk as shipped } from '../examples/chunks'
 
-export const block = {
-  text: (text: string): TextBlock => ({ type: 'text', text }),
-  reasoning: (text: string): ReasoningBlock => ({ type: 'reasoning', text }),
-  toolCall: (id: string, name: string, args: string): ToolCallBlock => ({
-    type: 'tool-call',
-    id,
-    name,
-    arguments: args,
-  }),
-}
+export { block }
 
+/** Named builders with test defaults, over the shipped ones (src/examples/chunks.ts): one shape per chunk. */
 export const chunk = {
-  blockStart: (index: number, blockType = 'text'): BlockStartChunk => ({
-    type: 'block-start',
-    index,
-    blockType,
-  }),
-  textDelta: (index: number, text: string): TextDeltaChunk => ({ type: 'text-delta', index, text }),
-  reasoningDelta: (index: number, text: string): ReasoningDeltaChunk => ({
-    type: 'reasoning-delta',
-    index,
-    text,
-  }),
-  toolCallDelta: (index: number, id: string, argumentsDelta: string, name?: string): ToolCallDeltaChunk => ({
-    type: 'tool-call-delta',
-    index,
-    id,
-    ...(name !== undefined ? { name } : {}),
-    argumentsDelta,
-  }),
-  blockEnd: (index: number, ended: ContentBlock): BlockEndChunk => ({
-    type: 'block-end',
-    index,
-    block: ended,
-  }),
-  usage: (inputTokens = 10, outputTokens = 5): UsageChunk => ({
-    type: 'usage',
-    usage: { inputTokens, outputTokens },
-  }),
-  finish: (reason: FinishReason = { kind: 'stop' }, replayState?: ReplayEnvelope): FinishChunk => ({
-    type: 'finish',
-    reason,
-    ...(replayState !== undefined ? { replayState } : {}),
-  }),
-  finishError: (code: string, message = `simulated ${code}`): FinishChunk => ({
-    type: 'finish',
-    reason: { kind: 'error', failure: { message, code } },
-  }),
+  blockStart: (index: number, blockType = 'text'): BlockStartChunk => shipped.start(index, blockType),
+  textDelta: (index: number, text: string): TextDeltaChunk => shipped.text(index, text),
+  reasoningDelta: (index: number, text: string): ReasoningDeltaChunk => shipped.reasoning(index, text),
+  toolCallDelta: (index: number, id: string, argumentsDelta: string, name?: string): ToolCallDeltaChunk =>
+    shipped.toolCall(index, id, argumentsDelta, name),
+  blockEnd: (index: number, ended: ContentBlock): BlockEndChunk => shipped.end(index, ended),
+  usage: (inputTokens = 10, outputTokens = 5): UsageChunk => shipped.usage({ inputTokens, outputTokens }),
+  finish: (reason: FinishReason = { kind: 'stop' }, replayState?: ReplayEnvelope): FinishChunk =>
+    shipped.finish(reason, replayState),
+  finishError: (code: string, message = `simulated ${code}`): FinishChunk =>
+    shipped.finish({ kind: 'error', failure: { message, code } }),
 }
 
 export type StorageRecord = Record<string, unknown>
