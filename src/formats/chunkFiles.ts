@@ -1,6 +1,6 @@
 import type { AnyChunk, SourcedChunk } from '../core/protocol'
 import { chunkProblem } from './chunkShape'
-import { isBlank, kindOf, lines, parseJson } from './json'
+import { isBlank, kindOf, lines, parseJson, type ProgressHook } from './json'
 import type { Diagnostic } from './types'
 
 /**
@@ -42,10 +42,10 @@ export function readChunkJson(text: string): ChunkFileRead {
  * @example
  * readChunkNdjson('{"type":"block-start","index":0,"blockType":"text"}\n\n{"type":"finish","reason":{"kind":"stop"}}\n')
  */
-export function readChunkNdjson(text: string): ChunkFileRead {
+export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkFileRead {
   const chunks: SourcedChunk[] = []
   const diagnostics: Diagnostic[] = []
-  for (const line of lines(text)) {
+  for (const line of lines(text, onProgress)) {
     if (isBlank(line.text)) continue
     const where = `line ${line.number}`
     const parsed = parseJson(line.text)

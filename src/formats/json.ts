@@ -34,14 +34,25 @@ export function isBlank(text: string, from = 0, to = text.length): boolean {
 /** One line of a text: its 1-based number, its content without the line break, and whether a `\n` ended it. */
 export type TextLine = { readonly number: number; readonly text: string; readonly terminated: boolean }
 
+/** Told how far a reader got: `done` of `total` characters of its text. */
+export type ProgressHook = (done: number, total: number) => void
+
+/** Line readers report progress every this many characters (4 Mi: a few dozen reports for a 100 MB log). */
+const PROGRESS_EVERY = 4 << 20
+
 /**
  * The lines of a text, lazily, in one pass: `indexOf('\n')` and one slice per line, a trailing `\r` dropped,
  * a leading BOM skipped. A final empty segment after the last `\n` is not a line.
  */
-export function* lines(text: string): Generator<TextLine> {
+export function* lines(text: string, onProgress?: ProgressHook): Generator<TextLine> {
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0
   let number = 0
+  let reported = 0
   while (pos < text.length) {
+    if (onProgress !== undefined && pos - reported >= PROGRESS_EVERY) {
+      onProgress(pos, text.length)
+      reported = pos
+    }
     const newline = text.indexOf('\n', pos)
     const terminated = newline !== -1
     const end = terminated ? newline : text.length

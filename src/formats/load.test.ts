@@ -109,3 +109,18 @@ describe('loadSource', () => {
     expect(SOURCE_READERS.map((r) => r.id)).toEqual(SNIFFERS.map((s) => s.id))
   })
 })
+
+describe('parsing progress', () => {
+  it('line readers report how far into a big text they are, in order', () => {
+    const line = JSON.stringify({ type: 'text-delta', index: 0, text: 'x'.repeat(200) })
+    const text = `${line}\n`.repeat(60_000) // ~13 MB
+    const reports: [number, number][] = []
+    const source = loadSource(text, 'big.ndjson', (done, total) => reports.push([done, total]))
+    expect(source.format).toBe('chunk-ndjson')
+    expect(reports.length).toBeGreaterThanOrEqual(3)
+    expect(reports.every(([, total]) => total === text.length)).toBe(true)
+    const done = reports.map(([d]) => d)
+    expect(done).toEqual([...done].sort((a, b) => a - b))
+    expect(done.at(-1)!).toBeLessThan(text.length)
+  })
+})

@@ -10,7 +10,7 @@ import {
 } from './detect'
 import { readHar } from './har/readHar'
 import { sniffHar } from './har/sniffHar'
-import { isBlank, preview } from './json'
+import { isBlank, preview, type ProgressHook } from './json'
 import { readLiveRecording, sniffLiveRecording } from './live/liveRecording'
 import { readSessionJsonl } from './sessionJsonl'
 import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
@@ -26,7 +26,11 @@ import type { Diagnostic, FormatId, LoadedSource } from './types'
 export type SourceReader = Sniffer & {
   /** For messages and the UI: "a DeepSeek Harness session log". */
   readonly label: string
-  readonly read: (text: string) => { diagnostics: Diagnostic[]; sessions: Session[] }
+  /** `onProgress`: how far into the text the reader is (line-based readers report; others may not). */
+  readonly read: (
+    text: string,
+    onProgress?: ProgressHook,
+  ) => { diagnostics: Diagnostic[]; sessions: Session[] }
 }
 
 /** The registry, most specific first: the first reader whose sniff accepts the text reads it. */
@@ -66,7 +70,7 @@ export const SOURCE_READERS: readonly SourceReader[] = [
     id: 'chunk-ndjson',
     label: 'NDJSON of StreamChunks',
     sniff: sniffChunkNdjson,
-    read: (text) => streamSource(readChunkNdjson(text)),
+    read: (text, onProgress) => streamSource(readChunkNdjson(text, onProgress)),
   },
   {
     id: 'openai-sse',
@@ -98,7 +102,7 @@ export const SOURCE_READERS: readonly SourceReader[] = [
  * source.format // 'dsh-session-jsonl'
  * source.sessions[0].streams.length // 3
  */
-export function loadSource(text: string, name?: string): LoadedSource {
+export function loadSource(text: string, name?: string, onProgress?: ProgressHook): LoadedSource {
   const named = name !== undefined ? { name } : {}
   if (isBlank(text)) {
     return {
@@ -116,7 +120,7 @@ export function loadSource(text: string, name?: string): LoadedSource {
     return { format: null, ...named, sessions: [], diagnostics: [{ line: 1, severity: 'error', message }] }
   }
   try {
-    return { format, ...named, ...reader.read(text) }
+    return { format, ...named, ...reader.read(text, onProgress) }
   } catch (error) {
     // Readers are written not to throw; if one does, the user still gets a message instead of a blank page.
     const reason = error instanceof Error ? error.message : String(error)
@@ -128,8 +132,11 @@ function internalError(format: FormatId, named: { name?: string }, message: stri
   return { format, ...named, sessions: [], diagnostics: [{ severity: 'error', message }] }
 }
 
-function readSessionSource(text: string): { diagnostics: Diagnostic[]; sessions: Session[] } {
-  const read = readSessionJsonl(text)
+function readSessionSource(
+  text: string,
+  onProgress?: ProgressHook,
+): { diagnostics: Diagnostic[]; sessions: Session[] } {
+  const read = readSessionJsonl(text, onProgress)
   const diagnostics = read.diagnostics
   if (read.header === null && read.events.length === 0) {
     diagnostics.push({ severity: 'error', message: 'no session header and no events could be read' })

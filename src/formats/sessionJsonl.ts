@@ -1,6 +1,15 @@
 import type { PackedRowType, SessionEvent, SessionHeader } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import { isBlank, isRecord, kindOf, lines, parseJson, preview, type TextLine } from './json'
+import {
+  isBlank,
+  isRecord,
+  kindOf,
+  lines,
+  parseJson,
+  preview,
+  type ProgressHook,
+  type TextLine,
+} from './json'
 import type { Diagnostic } from './types'
 
 /**
@@ -31,9 +40,9 @@ export type SessionJsonlRead = {
  * const { header, events, diagnostics } = readSessionJsonl(text)
  * // diagnostics: [{ line: 12, severity: 'error', message: 'line 12: malformed text-chunks row: dt has 3 entries, expected 4' }]
  */
-export function readSessionJsonl(text: string): SessionJsonlRead {
+export function readSessionJsonl(text: string, onProgress?: ProgressHook): SessionJsonlRead {
   const reader = new SessionJsonlReader()
-  for (const line of lines(text)) reader.read(line)
+  for (const line of lines(text, onProgress)) reader.read(line)
   return reader.result()
 }
 

@@ -49,7 +49,8 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
     // text and the parsed events at once.
     let bytes: Uint8Array | null = request.type === 'load-file' ? await readBytes(request.file) : null
     const size = bytes === null ? (request.type === 'load-text' ? request.text.length : 0) : bytes.length
-    // The readers report no progress of their own: total 0 shows an indeterminate bar, not a stuck 0%.
+    // Binary containers and one-piece formats report no progress (total 0: an indeterminate bar, not a stuck 0%);
+    // line-based readers (session logs, NDJSON) say how far into the text they are.
     progress('parsing', 0, 0)
     let source
     if (bytes !== null && isBinaryContainer(bytes)) {
@@ -60,7 +61,11 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
           ? { text: request.type === 'load-text' ? request.text : '', diagnostics: [] }
           : decodeTextInput(bytes)
       bytes = null
-      source = withDiagnostics(loadSource(decoded.text, request.name), decoded.diagnostics)
+      const text = decoded.text
+      source = withDiagnostics(
+        loadSource(text, request.name, (done, total) => progress('parsing', done, total)),
+        decoded.diagnostics,
+      )
     }
     progress('parsing', size, size)
     const { shell, plan, parts } = splitSource(source)
