@@ -15,6 +15,7 @@ import {
   inspectShareLink,
   isShareFragment,
   MIN_ITERATIONS,
+  payloadJsonParts,
   type DecodedLink,
   type LinkError,
 } from './shareLink'
@@ -112,6 +113,23 @@ describe('a source with several sessions (a zip, live captures)', () => {
     expect(decoded.streamKey).toBe(attempt.id)
     expect(decoded.k).toBe(2)
     expect(plain(openedStream(decoded))).toEqual(plain(attempt.chunks))
+  })
+})
+
+describe('serialising a big payload in slices', () => {
+  it('gives exactly JSON.stringify, pausing between slices', async () => {
+    const source = bareSource(generateStream(1_000))
+    const log = loadSource(readCorpus('web-goal-multi-turn-actions-session.jsonl'), 'log')
+    const payloads = [
+      buildSharePayload({ source, attempt: source.sessions[0]!.streams[0]!, streamKey: 'stream', k: 5 }),
+      buildSharePayload({ source: log, attempt: log.sessions[0]!.streams[0]!, streamKey: 't1.s1.a1', k: 5 }),
+    ]
+    for (const payload of payloads) {
+      let pauses = 0
+      const parts = await payloadJsonParts(payload, async () => void (pauses += 1), 7)
+      expect(parts.join('')).toBe(JSON.stringify(payload))
+      expect(pauses).toBeGreaterThan(2)
+    }
   })
 })
 

@@ -45,6 +45,11 @@ export type EncodeOptions = {
   /** Encrypt with AES-GCM under a key derived from this passphrase. */
   readonly passphrase?: string
   readonly iterations?: number
+  /**
+   * Awaited between slices of a big payload's serialisation (a macrotask by default), so a page stays responsive
+   * while a million-chunk stream is encoded.
+   */
+  readonly pause?: () => Promise<void>
 }
 
 export type DecodeOptions = {
@@ -72,7 +77,8 @@ export type LinkError = {
 export async function encodeShareLink(payload: SharePayload, options: EncodeOptions = {}): Promise<string> {
   const missing = missingPlatform(options.passphrase !== undefined)
   if (missing !== null) throw new Error(missing)
-  const compressed = await deflate(new TextEncoder().encode(JSON.stringify(payload)))
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+  const compressed = await deflate(new Blob(await payloadJsonParts(payload, pause)))
   let frame: Uint8Array
   if (options.passphrase === undefined) {
     frame = new Uint8Array(HEADER + compressed.length)
@@ -254,8 +260,40 @@ function aad(head: Uint8Array): Uint8Array<ArrayBuffer> {
   return copy
 }
 
-async function deflate(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))
+/** Elements of a payload's big array serialised per slice (each slice is one short task). */
+const SERIALISE_SLICE = 20_000
+
+/**
+ * `JSON.stringify(payload)` as parts, exactly the same text: the stream's big array (`source.chunks` or
+ * `source.records`) is serialised a slice at a time with `pause()` between slices, instead of in one long task.
+ */
+export async function payloadJsonParts(
+  payload: SharePayload,
+  pause: () => Promise<void>,
+  slice = SERIALISE_SLICE,
+): Promise<string[]> {
+  // Any value encodes (tests make frames of things that are not shares): only a payload with a big array is sliced.
+  const raw = (payload as { source?: unknown }).source
+  if (typeof raw !== 'object' || raw === null) return [JSON.stringify(payload)]
+  const source = raw as Record<string, unknown>
+  const key = Array.isArray(source['chunks']) ? 'chunks' : Array.isArray(source['records']) ? 'records' : null
+  const big = key === null ? [] : (source[key] as unknown[])
+  if (key === null || big.length <= slice) return [JSON.stringify(payload)]
+  const marker = '\u0000chunkscope-big-array\u0000'
+  const shell = JSON.stringify({ ...payload, source: { ...source, [key]: marker } })
+  const at = shell.indexOf(JSON.stringify(marker))
+  const parts = [shell.slice(0, at), '[']
+  for (let from = 0; from < big.length; from += slice) {
+    const text = JSON.stringify(big.slice(from, from + slice))
+    parts.push(from === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`)
+    await pause()
+  }
+  parts.push(']', shell.slice(at + JSON.stringify(marker).length))
+  return parts
+}
+
+async function deflate(input: Blob): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = input.stream().pipeThrough(new CompressionStream('deflate-raw'))
   return new Uint8Array(await new Response(stream).arrayBuffer())
 }
 
