@@ -55,6 +55,9 @@ test('a browser capture grows live, the cursor following its tail, and ends with
       { timeout: 15_000, intervals: [100] },
     )
     .toBe(true)
+  // While it streams, a missing finish is "not yet", and no end-of-stream finding shows.
+  await expect(page.getByRole('region', { name: 'Final message' })).toContainText('still streaming')
+  await expect(page.getByRole('region', { name: 'Findings' })).not.toContainText('finish-missing')
   await expect(captures.getByRole('listitem').first()).toHaveAttribute('data-state', 'completed', {
     timeout: 20_000,
   })

@@ -109,6 +109,8 @@ export class ReplayEngine {
   readonly lives: readonly BlockLife[]
   /** Result at k = total. */
   readonly result: StreamResult
+  /** Built over a stream still arriving ({@link ReplayOptions.streaming}): no end-of-stream findings yet. */
+  readonly streaming: boolean
   /** Pushes done by seeks so far (tests count work with it). */
   pushes = 0
 
@@ -136,6 +138,7 @@ export class ReplayEngine {
     for (const life of this.lives) this.lifeOf.set(life.index, life)
     this.result = { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: this.findings }
     this.final = pass.assembler
+    this.streaming = builder.streaming
     this.live = { k: 0, assembler: this.start() }
   }
 
@@ -219,6 +222,7 @@ export class ReplayBuilder {
   readonly lives = new Map<number, MutableLife>()
   readonly checkpoints: Checkpoint[]
   readonly pass: AssemblyPass
+  readonly streaming: boolean
   private sinceCheckpoint = 0
 
   constructor(
@@ -226,6 +230,7 @@ export class ReplayBuilder {
     options: ReplayOptions = {},
   ) {
     const every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
+    this.streaming = options.streaming === true
     this.effectCodes = new Uint8Array(chunks.length)
     this.pass = new AssemblyPass(
       chunks,

@@ -143,7 +143,9 @@ describe('store: live', () => {
     const ruleIds = () => store.getState().engine!.findings.map((f) => f.rule)
     await store.getState().actions.showLive(hub.source(), new Set([0]))
     expect(ruleIds()).toEqual([])
+    expect(store.getState().engine!.streaming).toBe(true)
     await store.getState().actions.showLive(hub.source(), new Set())
+    expect(store.getState().engine!.streaming).toBe(false)
     expect(ruleIds()).toContain('finish-missing')
   })
 

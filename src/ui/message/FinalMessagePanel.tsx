@@ -40,7 +40,7 @@ export function FinalMessagePanel() {
   const why = useMemo(
     () =>
       engine !== null && attempt !== null && recorded === null
-        ? whyUnrecorded(attempt, source?.sessions[entry?.sessionIndex ?? 0], engine.result)
+        ? whyUnrecorded(attempt, source?.sessions[entry?.sessionIndex ?? 0], engine.result, engine.streaming)
         : null,
     [engine, attempt, recorded, source, entry],
   )
@@ -85,7 +85,7 @@ export function FinalMessagePanel() {
         <p className="p-2 text-xs text-slate-500">No stream selected.</p>
       ) : (
         <div className="space-y-1.5 p-2">
-          <MessageMeta read={read} />
+          <MessageMeta read={read} streaming={engine?.streaming ?? false} />
           {verdict !== null && recorded !== null && (
             <RecordedVerdict
               verdict={verdict}

@@ -3,7 +3,14 @@ import type { AssemblyRead } from '../../core/analyzeStream'
 import { describeFinish, describeUsage } from './buildFinalMessage'
 
 /** Usage (every field), finish (kind, failure code and message) and the replay state, folded. */
-export function MessageMeta({ read }: { readonly read: AssemblyRead }) {
+export function MessageMeta({
+  read,
+  streaming = false,
+}: {
+  readonly read: AssemblyRead
+  /** A live capture still arriving: a missing finish is "not yet", not "reads as stop". */
+  readonly streaming?: boolean
+}) {
   const failed = read.hasFinish && (read.finish.kind === 'error' || read.finish.kind === 'aborted')
   return (
     <div className="space-y-0.5 font-mono text-[11px] text-slate-600 dark:text-slate-300">
@@ -11,7 +18,7 @@ export function MessageMeta({ read }: { readonly read: AssemblyRead }) {
         <span>{describeUsage(read.usage)}</span>
         <span className="text-slate-400"> · </span>
         <span className={failed ? 'text-red-700 dark:text-red-400' : ''}>
-          {describeFinish(read.finish, read.hasFinish)}
+          {describeFinish(read.finish, read.hasFinish, streaming)}
         </span>
       </p>
       {read.replayState !== null && <ReplayState value={read.replayState} />}

@@ -62,6 +62,7 @@ describe('describeUsage and describeFinish', () => {
       describeFinish({ kind: 'error', failure: { code: 'AUTH', message: 'bad key', status: 401 } }, true),
     ).toBe('finish error AUTH: bad key (status 401)')
     expect(describeFinish({ kind: 'stop' }, false)).toBe('finish stop (no finish chunk: reads as stop)')
+    expect(describeFinish({ kind: 'stop' }, false, true)).toBe('no finish yet: still streaming')
   })
 })
 

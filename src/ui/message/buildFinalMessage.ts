@@ -38,7 +38,8 @@ export function describeUsage(usage: TokenUsage | null): string {
 }
 
 /** "finish tool-calls", "finish error AUTH: bad key (status 401)", or the stop a missing finish reads as. */
-export function describeFinish(finish: FinishReason, hasFinish: boolean): string {
+export function describeFinish(finish: FinishReason, hasFinish: boolean, streaming = false): string {
+  if (!hasFinish && streaming) return 'no finish yet: still streaming'
   if (!hasFinish) return 'finish stop (no finish chunk: reads as stop)'
   if (!('failure' in finish) || typeof finish.failure !== 'object' || finish.failure === null)
     return `finish ${finish.kind}`
@@ -70,9 +71,12 @@ export function whyUnrecorded(
   attempt: Attempt,
   session: Session | undefined,
   result: AssemblyRead,
+  streaming = false,
 ): string | null {
   // A bare chunk file has nothing recorded: nothing to explain.
   if (attempt.kind === 'stream') return null
+  // A live capture still arriving: the message is written when the attempt ends (§6).
+  if (streaming) return 'still streaming: the assistant/message is written when the attempt ends'
   const sameStep = (a: { turn: number | null; step: number | null }) =>
     a.turn === attempt.turn && a.step === attempt.step
   if (result.hasFinish && (result.finish.kind === 'error' || result.finish.kind === 'aborted')) {
