@@ -2,8 +2,9 @@ import type { ContentBlock, FinishReason, StreamChunk, TokenUsage } from '../../
 import {
   describeParseError,
   isRecord,
-  NO_NOTES,
-  type TranslatorNote,
+  makeTranslator,
+  type Dialect,
+  type TranslatorKit,
   type WireTranslator,
 } from './translator'
 
@@ -32,19 +33,15 @@ type Open = {
  * t.push('{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}') // [bs0 text]
  */
 export function createAnthropicTranslator(): WireTranslator {
+  return makeTranslator('stream closed before message_stop', anthropicDialect)
+}
+
+function anthropicDialect({ note, fail, end }: TranslatorKit): Dialect {
   const byWire = new Map<number, Open>()
   let next = 0
   let usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number } = {}
   let hasUsage = false
   let stopReason: string | null = null
-  let finished = false
-  let notes: TranslatorNote[] = []
-  const note = (key: string, severity: TranslatorNote['severity'], message: string) =>
-    notes.push({ key, severity, message })
-  const fail = (code: string, message: string): StreamChunk[] => {
-    finished = true
-    return [{ type: 'finish', reason: { kind: 'error', failure: { message, code } } }]
-  }
   const takeUsage = (wire: unknown) => {
     if (!isRecord(wire)) return
     const read = (key: string) => (typeof wire[key] === 'number' ? (wire[key] as number) : undefined)
@@ -63,10 +60,6 @@ export function createAnthropicTranslator(): WireTranslator {
   }
 
   const push = (data: string): StreamChunk[] => {
-    if (finished) {
-      note('after-finish', 'warning', 'event after the end of the stream: ignored')
-      return []
-    }
     let parsed: unknown
     try {
       parsed = JSON.parse(data)
@@ -213,10 +206,8 @@ export function createAnthropicTranslator(): WireTranslator {
     }
   }
 
-  const end = (why: 'done' | 'eof'): StreamChunk[] => {
-    if (finished) return []
-    if (why === 'eof') return fail('STREAM_CLOSED', 'stream closed before message_stop')
-    finished = true
+  // At message_stop: usage (when reported), then the finish.
+  const done = (): StreamChunk[] => {
     const out: StreamChunk[] = []
     if (hasUsage) {
       const mapped: TokenUsage = {
@@ -231,19 +222,7 @@ export function createAnthropicTranslator(): WireTranslator {
     return out
   }
 
-  return {
-    push,
-    end,
-    get finished() {
-      return finished
-    },
-    takeNotes() {
-      if (notes.length === 0) return NO_NOTES
-      const taken = notes
-      notes = []
-      return taken
-    },
-  }
+  return { push, done }
 }
 
 /** end_turn/stop_sequence→stop, tool_use→tool-calls, max_tokens→max-tokens, none→stop, other → error. */

@@ -2,8 +2,9 @@ import type { FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
 import {
   describeParseError,
   isRecord,
-  NO_NOTES,
-  type TranslatorNote,
+  makeTranslator,
+  type Dialect,
+  type TranslatorKit,
   type WireTranslator,
 } from './translator'
 
@@ -28,28 +29,19 @@ type OpenBlock =
  * t.push('[DONE]') // [be0 text 'Hi', finish stop]
  */
 export function createDeepSeekTranslator(): WireTranslator {
+  return makeTranslator('stream closed before [DONE]', deepSeekDialect)
+}
+
+function deepSeekDialect({ note, fail, end }: TranslatorKit): Dialect {
   const blocks: OpenBlock[] = []
   let reasoning: TextualBlock | null = null
   let text: TextualBlock | null = null
   const toolCalls = new Map<number, Extract<OpenBlock, { kind: 'tool-call' }>>()
   let finishReason: FinishReason | null = null
   let usage: TokenUsage | null = null
-  let finished = false
   let metadataNoted = false
-  let notes: TranslatorNote[] = []
-  const note = (key: string, severity: TranslatorNote['severity'], message: string) =>
-    notes.push({ key, severity, message })
-
-  const fail = (code: string, message: string): StreamChunk[] => {
-    finished = true
-    return [{ type: 'finish', reason: { kind: 'error', failure: { message, code } } }]
-  }
 
   const push = (data: string): StreamChunk[] => {
-    if (finished) {
-      note('after-finish', 'warning', 'event after the end of the stream: ignored')
-      return []
-    }
     // `[DONE]` (tolerating surrounding spaces) without trimming every payload of a 100 MB body.
     if (data.charCodeAt(0) !== 123 && data.trim() === '[DONE]') return end('done')
     let parsed: unknown
@@ -140,10 +132,8 @@ export function createDeepSeekTranslator(): WireTranslator {
     return out
   }
 
-  const end = (why: 'done' | 'eof'): StreamChunk[] => {
-    if (finished) return []
-    if (why === 'eof') return fail('STREAM_CLOSED', 'stream closed before [DONE]')
-    finished = true
+  // At [DONE]: a block-end for every opened block in opening order, then usage, then the finish (§9).
+  const done = (): StreamChunk[] => {
     const out: StreamChunk[] = blocks.map((block) => ({
       type: 'block-end',
       index: block.index,
@@ -161,19 +151,7 @@ export function createDeepSeekTranslator(): WireTranslator {
     return out
   }
 
-  return {
-    push,
-    end,
-    get finished() {
-      return finished
-    },
-    takeNotes() {
-      if (notes.length === 0) return NO_NOTES
-      const taken = notes
-      notes = []
-      return taken
-    },
-  }
+  return { push, done }
 }
 
 /** Delta fields the adapter reads (`role` only says "assistant"). */

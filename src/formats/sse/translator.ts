@@ -34,3 +34,62 @@ export function describeParseError(data: string, error: unknown): string {
 
 /** What `takeNotes()` returns when there is nothing to say (no allocation per event). */
 export const NO_NOTES: readonly TranslatorNote[] = Object.freeze([])
+
+/** What a dialect's code gets from {@link makeTranslator}: notes, failures, and the end of the stream. */
+export type TranslatorKit = {
+  note(key: string, severity: TranslatorNote['severity'], message: string): void
+  /** A failure ends the stream: its one chunk is a finish error with `code`. */
+  fail(code: string, message: string): StreamChunk[]
+  /** The dialect's end marker arrived (`[DONE]`, `message_stop`). */
+  end(reason: 'done' | 'eof'): StreamChunk[]
+}
+
+/** A dialect: one event's data → chunks (only called before the end), and the closing chunks at the end marker. */
+export type Dialect = {
+  push(data: string, event?: string): StreamChunk[]
+  done(): StreamChunk[]
+}
+
+/**
+ * A {@link WireTranslator} around a dialect, with what every dialect shares: events after the end are ignored (and
+ * noted), the end comes once, a body ending before the end marker is STREAM_CLOSED (`eofMessage`), notes are
+ * collected for `takeNotes()`.
+ */
+export function makeTranslator(eofMessage: string, build: (kit: TranslatorKit) => Dialect): WireTranslator {
+  let finished = false
+  let notes: TranslatorNote[] = []
+  const kit: TranslatorKit = {
+    note: (key, severity, message) => void notes.push({ key, severity, message }),
+    fail: (code, message) => {
+      finished = true
+      return [{ type: 'finish', reason: { kind: 'error', failure: { message, code } } }]
+    },
+    end: (reason) => end(reason),
+  }
+  const dialect = build(kit)
+  function end(reason: 'done' | 'eof'): StreamChunk[] {
+    if (finished) return []
+    if (reason === 'eof') return kit.fail('STREAM_CLOSED', eofMessage)
+    finished = true
+    return dialect.done()
+  }
+  return {
+    push(data, event) {
+      if (finished) {
+        kit.note('after-finish', 'warning', 'event after the end of the stream: ignored')
+        return []
+      }
+      return dialect.push(data, event)
+    },
+    end,
+    get finished() {
+      return finished
+    },
+    takeNotes() {
+      if (notes.length === 0) return NO_NOTES
+      const taken = notes
+      notes = []
+      return taken
+    },
+  }
+}
