@@ -193,6 +193,20 @@ describe('startBrowserCapture against the mock upstream', () => {
     expect(session.streams).toHaveLength(3)
   })
 
+  it('a stream silent past the idle timeout fails TIMEOUT and is retried per policy', async () => {
+    const policy = retryPolicy({ maxRetries: 1, baseMs: 10, jitter: 0, codes: ['TIMEOUT'] })
+    const { run, session } = await capture('mock-drip:delay=400:events=5', { policy, idleTimeoutMs: 150 })
+    expect(run.sleeps).toEqual([10])
+    expect(session.streams).toHaveLength(2)
+    for (const stream of session.streams) {
+      const result = analyzeStream(stream.chunks)
+      expect(result.finish).toMatchObject({ kind: 'error', failure: { code: 'TIMEOUT' } })
+    }
+    expect(session.turns[0]!.end?.reason).toMatchObject({ kind: 'error', error: { code: 'TIMEOUT' } })
+    // The cut-off attempts went away from the endpoint: it saw the client close before its drip ended.
+    expect(await mock.requests.at(-1)!.closed).toBe('client-closed')
+  })
+
   it('Stop mid-drip: aborted at once, the chunks so far kept, an interrupted message', async () => {
     const run = newRun()
     const started = startBrowserCapture(form('mock-drip:delay=20:events=400'), options(run))

@@ -24,7 +24,15 @@ export type BrowserCaptureOptions = {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>
   readonly random?: () => number
   readonly now?: () => number
+  /**
+   * An attempt that gets no byte for this long (waiting for the response, or mid-stream) is cut off and fails with
+   * TIMEOUT, which the default policy retries (PROTOCOL.md §11). Default {@link DEFAULT_IDLE_TIMEOUT_MS}; 0 = never.
+   */
+  readonly idleTimeoutMs?: number
 }
+
+/** A minute without a byte: far beyond a model's thinking pauses between chunks, short enough not to hang forever. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000
 
 export type BrowserCapture = {
   readonly id: string
@@ -109,7 +117,7 @@ function hostOf(url: string): string {
  * StreamChunk with its receive time, appended to `sink` before it is published). An HTTP error becomes its
  * `httpFailure` (AUTH, RATE_LIMIT, SERVER, INVALID_REQUEST with the endpoint's message, CONTEXT_WINDOW_EXCEEDED, …);
  * a body ended before `[DONE]` STREAM_CLOSED; bad JSON MALFORMED_RESPONSE; no response at all TRANSPORT with the
- * proxy hint ({@link isNoResponseFailure}). Retries follow `policy`, each a new attempt of the same step after
+ * proxy hint ({@link isNoResponseFailure}); no byte for `idleTimeoutMs` (60 s) TIMEOUT, the chunks so far kept. Retries follow `policy`, each a new attempt of the same step after
  * `llm/retry` (with the delay) and `llm/retry-started`. `stop()` ends it `aborted` at once, even during a retry wait.
  * The API key goes into the request's Authorization header and nowhere else.
  *
@@ -142,27 +150,68 @@ export function startBrowserCapture(
     ...(options.now !== undefined ? { now: options.now } : {}),
   })
 
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
+
   /** One attempt to its end; false when Stop interrupted it. */
   const attempt = async (): Promise<boolean> => {
+    // Each attempt has its own controller: Stop aborts it, and so does the idle timer (then it is a TIMEOUT).
+    const attemptController = new AbortController()
+    const stopAttempt = () => attemptController.abort()
+    signal.addEventListener('abort', stopAttempt)
+    let timedOut = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const wake = () => {
+      if (idleMs <= 0) return
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        timedOut = true
+        attemptController.abort()
+      }, idleMs)
+    }
+    const timeout = (): LlmFailure => ({
+      code: 'TIMEOUT',
+      message: `no data from ${originOf(request)} for ${Math.round(idleMs / 1000)} s; the attempt was cut off`,
+    })
+    wake()
+    try {
+      return await attemptWith(attemptController.signal, wake, () => (timedOut ? timeout() : null))
+    } finally {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', stopAttempt)
+    }
+  }
+
+  /** The attempt's work: `wake()` on every byte; `timedOut()` says whether an abort was the idle timer's. */
+  const attemptWith = async (
+    attemptSignal: AbortSignal,
+    wake: () => void,
+    timedOut: () => LlmFailure | null,
+  ): Promise<boolean> => {
     let response: Response
     try {
       response = await doFetch(request.url, {
         method: 'POST',
         headers: request.headers,
         body: JSON.stringify(request.body),
-        signal,
+        signal: attemptSignal,
       })
     } catch {
       if (signal.aborted) return false
-      recorder.failAttempt(noResponseFailure(request))
+      recorder.failAttempt(timedOut() ?? noResponseFailure(request))
       return true
     }
+    wake()
     if (!response.ok) {
       let text = ''
       try {
         text = await response.text()
       } catch {
         if (signal.aborted) return false
+        const failure = timedOut()
+        if (failure !== null) {
+          recorder.failAttempt(failure)
+          return true
+        }
       }
       recorder.failAttempt(httpFailure(response.status, response.headers, text, options.now?.()))
       return true
@@ -176,6 +225,7 @@ export function startBrowserCapture(
       for (;;) {
         const { done, value } = await reader.read()
         if (done) break
+        wake()
         const before = recorder.summary().chunks
         recorder.pushBytes(value)
         if (recorder.attemptFinish !== null) break
@@ -183,6 +233,8 @@ export function startBrowserCapture(
       }
     } catch {
       if (signal.aborted && recorder.attemptFinish === null) return false
+      const failure = timedOut()
+      if (failure !== null) recorder.failAttempt(failure)
     }
     if (recorder.attemptFinish !== null) {
       // [DONE] or a failure: nothing more is read (a server keeping the connection open does not hold the capture).
