@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FeedCapture, FeedMessage, FeedRecord } from '../formats/live/feedProtocol'
 import { createChunkscopeStore } from '../store/store'
+import { stepRecords } from '../test/builders'
 import { be, bs, finish, td, text } from '../test/chunks'
 import { FeedClient, normaliseFeedUrl, parseRecords, type EventSourceLike, type FeedDeps } from './feedClient'
 import { LiveController } from './liveController'
@@ -34,14 +35,7 @@ const capture: FeedCapture = {
 const chunks = [bs(0, 'text'), td(0, 'Hi'), td(0, '!'), be(0, text('Hi!')), finish('stop')]
 const log: FeedRecord[] = [
   { type: 'session', version: 0, id: capture.id, createdAt: 1, delegationDepth: 0 },
-  { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
-  { type: 'step/start', seq: 1, time: 1, data: { turn: 1, step: 1 } },
-  ...chunks.map((chunk, i) => ({
-    type: 'assistant/chunk',
-    seq: i + 2,
-    time: 1,
-    data: { turn: 1, step: 1, chunk },
-  })),
+  ...stepRecords(chunks),
 ]
 
 function fakeDeps(backfill: FeedRecord[]) {

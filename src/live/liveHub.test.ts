@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../core/protocol'
 import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
 import { createChunkscopeStore } from '../store/store'
+import { stepRecords } from '../test/builders'
 import { be, bs, finish, td, text } from '../test/chunks'
 import { LiveHub } from './liveHub'
 
@@ -25,18 +26,7 @@ const header = (id: string): FeedRecord => ({
 })
 
 /** The records a capture writes: turn/step start, then one assistant/chunk per chunk from seq 2. */
-function records(chunks: readonly StreamChunk[]): FeedRecord[] {
-  return [
-    { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
-    { type: 'step/start', seq: 1, time: 1, data: { turn: 1, step: 1 } },
-    ...chunks.map((chunk, i) => ({
-      type: 'assistant/chunk',
-      seq: i + 2,
-      time: 1,
-      data: { turn: 1, step: 1, chunk },
-    })),
-  ]
-}
+const records = (chunks: readonly StreamChunk[]): FeedRecord[] => stepRecords(chunks)
 
 const stream = [bs(0, 'text'), td(0, 'Hel'), td(0, 'lo'), be(0, text('Hello')), finish('stop')]
 

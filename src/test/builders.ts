@@ -181,3 +181,12 @@ export function sessionEvents(...records: readonly StorageRecord[]): SessionEven
       : {}),
   }))
 }
+
+/** The records of a step as far as its chunks: `turn/start`, `step/start`, then one `assistant/chunk` each (turn 1). */
+export function stepRecords(chunks: readonly unknown[]): StorageRecord[] {
+  return [
+    event.turnStart(0, 1),
+    event.stepStart(1, 1, 1),
+    ...chunks.map((value, i) => event.chunk(i + 2, 1, 1, value)),
+  ]
+}
