@@ -231,8 +231,8 @@ export class LiveController {
     this.view.setState({ feeds: [...this.feeds.values()].map((client) => client.current) })
   }
 
+  /** A hub change: the captures list and the workbench catch up at the next flush, not per record. */
   private schedule(): void {
-    this.view.setState({ captures: this.hub.captures() })
     if (this.pending) return
     this.pending = true
     const ms = Math.min(MAX_FLUSH_MS, Math.max(MIN_FLUSH_MS, this.lastCost * 2))
@@ -243,6 +243,7 @@ export class LiveController {
   /** Sends the hub's source to the workbench when it shows live captures (or `force`s it to). */
   async flush(force: boolean): Promise<void> {
     this.pending = false
+    this.view.setState({ captures: this.hub.captures() })
     if (!force && this.store.getState().origin?.kind !== 'live') return
     const started = performance.now()
     await this.store.getState().actions.showLive(this.hub.source(), this.streamingSessions())

@@ -43,7 +43,7 @@ export type HubCapture = {
 export class LiveHub {
   private readonly entries = new Map<string, Entry>()
   private readonly listeners = new Set<() => void>()
-  private cached: { readonly source: LoadedSource; readonly captures: HubCapture[] } | null = null
+  private cached: LoadedSource | null = null
 
   /** Adds or updates a capture (its state, counts, finish). */
   upsertCapture(capture: FeedCapture, origin: CaptureOrigin): void {
@@ -121,14 +121,18 @@ export class LiveHub {
     return () => this.listeners.delete(listener)
   }
 
-  /** The captures, in session order. */
+  /** The captures, in session order (their summaries only: no session is built for this). */
   captures(): HubCapture[] {
-    return this.build().captures
+    return [...this.entries.values()].map((entry, sessionIndex) => ({
+      capture: entry.capture,
+      origin: entry.origin,
+      sessionIndex,
+    }))
   }
 
   /** Every capture as one source: one session per capture. Rebuilt only for captures that changed. */
   source(): LoadedSource {
-    return this.build().source
+    return this.build()
   }
 
   /** One capture's records as session JSONL (header first, events by seq), e.g. to save it. */
@@ -142,21 +146,16 @@ export class LiveHub {
     for (const listener of this.listeners) listener()
   }
 
-  private build(): { source: LoadedSource; captures: HubCapture[] } {
+  private build(): LoadedSource {
     if (this.cached !== null) return this.cached
     const sessions: Session[] = []
     const diagnostics: Diagnostic[] = []
-    const captures: HubCapture[] = []
     for (const entry of this.entries.values()) {
       if (entry.built === null || entry.built.version !== entry.version) entry.built = buildEntry(entry)
-      captures.push({ capture: entry.capture, origin: entry.origin, sessionIndex: sessions.length })
       sessions.push(entry.built.session)
       diagnostics.push(...entry.built.diagnostics)
     }
-    this.cached = {
-      source: { format: 'chunkscope-live', name: 'live captures', diagnostics, sessions },
-      captures,
-    }
+    this.cached = { format: 'chunkscope-live', name: 'live captures', diagnostics, sessions }
     return this.cached
   }
 }
