@@ -7,7 +7,7 @@ import {
   type BrowserCapture,
   type BrowserCaptureOptions,
 } from '../capture/browserCapture'
-import { openCaptureStore, type CaptureStore } from '../capture/captureStore'
+import { captureSink, openCaptureStore, type CaptureStore } from '../capture/captureStore'
 import type { ChatRequest } from '../capture/chatRequest'
 import { FeedClient, normaliseFeedUrl, type FeedDeps, type FeedStatus } from './feedClient'
 import { LiveHub, type HubCapture } from './liveHub'
@@ -136,7 +136,7 @@ export class LiveController {
       ...this.options.captureOptions,
       id,
       policy,
-      sink: store === null ? { append: async () => {} } : storeSink(store, id),
+      sink: store === null ? { append: async () => {} } : captureSink(store, id),
       publish: (record) => this.hub.addRecords(id, [record]),
       onSummary: (summary) => {
         this.hub.upsertCapture(summary, { via: 'page' })
@@ -248,13 +248,6 @@ export class LiveController {
     const started = performance.now()
     await this.store.getState().actions.showLive(this.hub.source(), this.streamingSessions())
     this.lastCost = performance.now() - started
-  }
-}
-
-function storeSink(store: CaptureStore, id: string) {
-  return {
-    append: (record: Parameters<CaptureStore['append']>[1]) => store.append(id, record),
-    appendMany: (records: Parameters<CaptureStore['appendMany']>[1]) => store.appendMany(id, records),
   }
 }
 
