@@ -18,7 +18,7 @@ export type RecordedMark =
   | { readonly kind: 'none' }
 
 export type AttemptSummary = {
-  /** `stop`, `tool-calls`, `max-tokens`, `error`, `aborted`, or `no finish`. */
+  /** `stop`, `tool-calls`, `max-tokens`, `error`, `aborted`, `no finish`, or `streaming` (a live capture). */
   readonly finish: string
   /** The failure code of an error/aborted finish. */
   readonly code: string | null
@@ -40,6 +40,7 @@ export function summarizeAttempt(
   attempt: Attempt,
   result: ResultPart,
   comparison: RecordedComparison | null,
+  streaming = false,
 ): AttemptSummary {
   let errors = 0
   let warnings = 0
@@ -50,6 +51,9 @@ export function summarizeAttempt(
   const recorded = markOf(attempt, comparison)
   if (recorded.kind === 'mismatch' || (recorded.kind === 'interrupted' && !recorded.match)) errors += 1
   const finish = result.finish
+  // A live capture still arriving: no finish yet and no message yet is the normal state, not a warning.
+  if (!result.hasFinish && streaming)
+    return { finish: 'streaming', code: null, tone: 'muted', errors, warnings, recorded: { kind: 'none' } }
   if (!result.hasFinish)
     return { finish: 'no finish', code: null, tone: 'warning', errors, warnings, recorded }
   const code = 'failure' in finish ? (finish.failure.code ?? null) : null
@@ -87,13 +91,17 @@ export function recordedComparison(attempt: Attempt): RecordedComparison | null 
  */
 const engineSummaries = new WeakMap<ResultPart, AttemptSummary>()
 
-export function attemptSummary(attempt: Attempt, engineResult?: ResultPart): AttemptSummary | null {
+export function attemptSummary(
+  attempt: Attempt,
+  engineResult?: ResultPart,
+  streaming = false,
+): AttemptSummary | null {
   // The selected stream's engine knows best: a window link's engine starts from a carried state that a fresh
   // pass over the attempt's chunks does not have. Its summary is cached per engine result.
   if (engineResult !== undefined) {
     const fromEngine = engineSummaries.get(engineResult)
     if (fromEngine) return fromEngine
-    const summary = summarizeAttempt(attempt, engineResult, recordedComparison(attempt))
+    const summary = summarizeAttempt(attempt, engineResult, recordedComparison(attempt), streaming)
     engineSummaries.set(engineResult, summary)
     return summary
   }

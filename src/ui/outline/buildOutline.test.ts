@@ -286,3 +286,19 @@ describe('live capture sessions', () => {
     expect(label({ chunkscopeProxy: { model: 'mock-text', method: 'POST' } })).toBe('mock-text · proxy')
   })
 })
+
+describe('a live attempt still arriving', () => {
+  test('reads "streaming" with nothing to warn about, until its finish comes', async () => {
+    const { summarizeAttempt } = await import('./attemptSummary')
+    const { analyzeStream } = await import('../../core/analyzeStream')
+    const source = load('web-goal-multi-turn-actions-session.jsonl')
+    const attempt = source.sessions[0]!.streams[0]!
+    const open = { ...analyzeStream(attempt.chunks.slice(0, 2)), findings: [] }
+    expect(summarizeAttempt(attempt, open, null, true)).toMatchObject({
+      finish: 'streaming',
+      tone: 'muted',
+      recorded: { kind: 'none' },
+    })
+    expect(summarizeAttempt(attempt, open, null, false).finish).toBe('no finish')
+  })
+})

@@ -51,7 +51,7 @@ export function useAttemptSummaries(
     void version
     return (node: OutlineAttempt) =>
       engine !== null && engine.chunks === node.attempt.chunks
-        ? attemptSummary(node.attempt, engine.result)
+        ? attemptSummary(node.attempt, engine.result, engine.streaming)
         : attemptSummary(node.attempt)
   }, [engine, version])
 }
