@@ -12,6 +12,7 @@ import {
 import { getText } from '../proxy/testClient'
 import { runBytes } from '../run'
 import { runAttach } from './runAttach'
+import { recordingIo } from '../../test/io'
 
 let host: MockHarnessHost
 
@@ -23,15 +24,7 @@ afterAll(async () => {
   await host?.close()
 })
 
-function sink() {
-  const io = {
-    text: '',
-    errors: '',
-    out: (t: string) => (io.text += t),
-    err: (t: string) => (io.errors += t),
-  }
-  return io
-}
+const sink = recordingIo
 
 describe('chunkscope attach (command)', () => {
   it('prints its usage, and the top-level usage lists it', async () => {

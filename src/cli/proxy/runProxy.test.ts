@@ -6,6 +6,7 @@ import { startMockUpstream, type MockUpstream } from '../../test/mockUpstream'
 import { runBytes } from '../run'
 import { runProxy } from './runProxy'
 import { postRaw } from './testClient'
+import { recordingIo } from '../../test/io'
 
 let mock: MockUpstream
 let out: string
@@ -20,15 +21,7 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true })
 })
 
-function sink() {
-  const io = {
-    text: '',
-    errors: '',
-    out: (t: string) => (io.text += t),
-    err: (t: string) => (io.errors += t),
-  }
-  return io
-}
+const sink = recordingIo
 
 describe('chunkscope proxy (command)', () => {
   it('prints its usage, and the top-level usage lists it', async () => {
