@@ -19,7 +19,10 @@ export function LivePanel() {
   const captures = useLiveView((s) => s.captures)
   const running = useLiveView(useShallow((s) => s.running))
   const storageProblem = useLiveView((s) => s.storageProblem)
-  const selected = useChunkscope((s) => findStream(s.source, s.streamKey)?.sessionIndex ?? null)
+  // Per selection, not per cursor step: the selectors return stable values and the lookup is memoized.
+  const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
+  const selected = useMemo(() => findStream(source, streamKey)?.sessionIndex ?? null, [source, streamKey])
   const follow = useChunkscope((s) => s.follow)
   const { setFollow } = useChunkscope((s) => s.actions)
   const rows = useMemo(() => buildCaptureRows(captures, new Set(running)), [captures, running])
