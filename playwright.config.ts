@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test'
 import { CHROMIUM_ARGS, chromiumPath } from './src/test/chromium'
 
-const PORT = 5199
+// E2E_PORT lets two checkouts on one machine run their suites side by side (reuseExistingServer would otherwise
+// test the other checkout's build).
+const PORT = Number(process.env['E2E_PORT'] ?? 5199)
 const BASE_URL = `http://127.0.0.1:${PORT}`
 const CI = Boolean(process.env['CI'])
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, type Page } from '@playwright/test'
 
 /** The shared corpus of real harness logs, beside the repository (read-only). */
-export const CORPUS = fileURLToPath(new URL('../../shared/corpus/dsh/', import.meta.url))
+export const CORPUS = fileURLToPath(new URL('../fixtures/dsh/', import.meta.url))
 
 export function corpusFile(name: string): string {
   return CORPUS + name

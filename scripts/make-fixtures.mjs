@@ -12,7 +12,7 @@ import { zipSync } from 'fflate'
 import initSqlJs from 'sql.js'
 import xxhash from 'xxhash-wasm'
 
-const corpus = fileURLToPath(new URL('../../shared/corpus/dsh/', import.meta.url))
+const corpus = fileURLToPath(new URL('../fixtures/dsh/', import.meta.url))
 const out = fileURLToPath(new URL('../src/formats/fixtures/binary/', import.meta.url))
 mkdirSync(out, { recursive: true })
 

@@ -6,7 +6,7 @@ import { run, runBytes } from './run'
 
 /** `chunkscope inspect --json` on the binary containers (fixtures from scripts/make-fixtures.mjs). */
 const dir = fileURLToPath(new URL('../formats/fixtures/binary/', import.meta.url))
-const corpus = fileURLToPath(new URL('../../../shared/corpus/dsh/', import.meta.url))
+const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
 const fixtures = readdirSync(dir)
 
 async function inspect(path: string): Promise<{ code: number; report: InspectReport; err: string }> {

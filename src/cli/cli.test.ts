@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { InspectReport } from './inspect'
 import { run } from './run'
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/dsh/', import.meta.url))
+const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
 const files = readdirSync(corpus).filter((name) => name.endsWith('.jsonl'))
 
 type Ran = { code: number; out: string; err: string }

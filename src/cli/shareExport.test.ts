@@ -8,7 +8,7 @@ import { decodeShareLink } from '../formats/share/shareLink'
 import { runBytes } from './run'
 import { runShare } from './share'
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/dsh/', import.meta.url))
+const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
 const RETRY = corpus + 'acp-agent-empty-response-retry-session.jsonl'
 const MULTI = corpus + 'web-goal-multi-turn-actions-session.jsonl'
 

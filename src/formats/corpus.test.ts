@@ -10,7 +10,7 @@ import { readSessionJsonl } from './sessionJsonl'
 import type { LoadedSource } from './types'
 
 /**
- * The real harness logs in ../shared/corpus/dsh (see its SOURCES.md). Every attempt the harness recorded must
+ * The real harness logs in fixtures/dsh (see its SOURCES.md). Every attempt the harness recorded must
  * re-assemble to the stored message, except in the hand-trimmed legacy file, which must be reported, not crash.
  */
 

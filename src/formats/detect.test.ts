@@ -48,7 +48,7 @@ describe('detectFormat', () => {
 
 describe('detectFormat on every format (issue 5 fixtures and the corpus)', () => {
   const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
-  const corpusDir = new URL('../../../shared/corpus/dsh/', import.meta.url)
+  const corpusDir = new URL('../../fixtures/dsh/', import.meta.url)
 
   it.each([
     ['devtools-capture.har', 'har'],

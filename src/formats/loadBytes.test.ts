@@ -9,7 +9,7 @@ import { walkZstdFrames } from './zstdFrames'
 
 // The fixtures are made from the shared corpus by scripts/make-fixtures.mjs; each container must read back to
 // exactly what loadSource makes of the plain file it came from.
-const corpus = fileURLToPath(new URL('../../../shared/corpus/dsh/', import.meta.url))
+const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
 const plain = (name: string) => readFileSync(corpus + name, 'utf8')
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`./fixtures/binary/${name}`, import.meta.url)))

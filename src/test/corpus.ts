@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 
 /**
- * The shared corpus of real harness logs (`../shared/corpus/dsh`, read-only), found from this file's location so it
- * also resolves in a clone at /tmp/x with /tmp/shared beside it. Tests only: library code never reads files.
+ * The corpus of real harness logs (`fixtures/dsh`, MIT, see its SOURCES.md), found from this file's location so a
+ * clone anywhere finds it. Tests only: library code never reads files.
  */
-export const CORPUS_DIR = new URL('../../../shared/corpus/dsh/', import.meta.url)
+export const CORPUS_DIR = new URL('../../fixtures/dsh/', import.meta.url)
 
 /** Every `*.jsonl` in the corpus, sorted by name. */
 export function corpusFiles(): string[] {

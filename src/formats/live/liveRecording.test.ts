@@ -7,7 +7,7 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, im
 const A = '5b0e2c4a-7f3d-4c1e-9a8b-2d6f0e1c3a57'
 const B = 'c81f4d2e-0a9b-4e6c-b3d7-18e5f2a9c064'
 const corpus = (name: string) =>
-  loadSource(readFileSync(new URL(`../../../../shared/corpus/dsh/${name}`, import.meta.url), 'utf8'))
+  loadSource(readFileSync(new URL(`../../../fixtures/dsh/${name}`, import.meta.url), 'utf8'))
 
 describe('live WebSocket recordings (PROTOCOL.md §10)', () => {
   it('splits sessions by id, backfills from session.history, drops duplicates by seq', () => {

@@ -6,7 +6,7 @@ import { loadSource } from '../../formats/load'
 import { block, chunk, event, jsonl } from '../../test/builders'
 import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
 
-const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
+const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
 
 function load(name: string) {
   return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)

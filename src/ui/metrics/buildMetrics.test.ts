@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { MAX_BUCKETS, buildMetrics, median } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 
-const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
+const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
 
 function streams(name: string) {
   return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name).sessions[0]!.streams

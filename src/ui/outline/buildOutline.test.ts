@@ -5,7 +5,7 @@ import { loadSource } from '../../formats/load'
 import { attemptSummary, type AttemptSummary } from './attemptSummary'
 import { buildOutline, flattenOutline, groupIds, pathTo, type OutlineNode } from './buildOutline'
 
-const CORPUS = new URL('../../../../shared/corpus/dsh/', import.meta.url)
+const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
 
 function load(name: string) {
   return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
