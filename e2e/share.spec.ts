@@ -178,9 +178,7 @@ test('Export downloads a Vitest file and the chunks as NDJSON', async ({ page })
 })
 
 test('?src= fetches a file with progress; a failure is explained in plain words', async ({ page }) => {
-  const body = readFileSync(
-    new URL('../fixtures/dsh/acp-agent-text-turn-session.jsonl', import.meta.url),
-  )
+  const body = readFileSync(new URL('../fixtures/dsh/acp-agent-text-turn-session.jsonl', import.meta.url))
   await page.route('https://logs.example.test/**', (route) =>
     route.request().url().endsWith('/missing.jsonl')
       ? route.abort('failed')
