@@ -1,5 +1,7 @@
 // Which headers the proxy passes on, each way (RFC 9110 §7.6.1), and in which shape.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type { Transform } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 
 /** RFC 9110 §7.6.1 connection-specific headers, never forwarded (plus those the Connection header names). */
 const HOP_BY_HOP = new Set([
@@ -50,4 +52,19 @@ export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string
   for (const [name, value] of Object.entries(headers))
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
   return out
+}
+
+/** The decoder for a response's Content-Encoding (for the capture only; the client gets the bytes as sent). */
+export function decompressor(encoding: string | undefined): Transform | null {
+  switch ((encoding ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip()
+    case 'deflate':
+      return createInflate()
+    case 'br':
+      return createBrotliDecompress()
+    default:
+      return null
+  }
 }

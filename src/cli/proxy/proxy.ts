@@ -4,8 +4,6 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import type { Transform } from 'node:stream'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { httpFailure } from '../../formats/sse/httpFailure'
 import type { LlmFailure } from '../../core/protocol'
 import { Capture, fileSink, type CaptureSink, type CaptureSummary } from './capture'
@@ -13,7 +11,8 @@ import { corsHeaders, FEED_PREFIX, isFeedPath, serveFeed, type FeedSource } from
 import { refuse, requestGuard, type GuardVerdict } from '../loopbackGuard'
 import { terminalText } from '../terminalText'
 import { LiveFeed } from './feed'
-import { flatHeaders, forwardHeaders, responseHeaders, upstreamHeaders } from './headers'
+import { decompressor, flatHeaders, forwardHeaders, responseHeaders, upstreamHeaders } from './headers'
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type ProxyTimeouts } from './limits'
 import { credentialsOf, Redactor } from './redact'
 import { RequestSniffer } from './requestSniffer'
 
@@ -33,25 +32,6 @@ export type ProxyOptions = {
   readonly timeouts?: Partial<ProxyTimeouts>
 }
 
-/** How long the upstream may keep a client waiting; each expiry ends in the harness's code `TIMEOUT`. */
-export type ProxyTimeouts = {
-  /** DNS, TCP and TLS until the upstream connection is up. */
-  readonly connectMs: number
-  /** From the end of the request body to the response head. */
-  readonly firstByteMs: number
-  /** Between two pieces of the response body. */
-  readonly idleMs: number
-}
-
-/**
- * The harness's adapters give a provider read 300 s (`streamIdleTimeoutMs`, PROTOCOL.md §9) before TIMEOUT: the
- * proxy waits as long, so it never cuts a stream the harness would still be waiting for.
- */
-export const DEFAULT_TIMEOUTS: ProxyTimeouts = { connectMs: 30_000, firstByteMs: 300_000, idleMs: 300_000 }
-
-/** 64 MiB: far above any chat request (a 128k-token context is well under 1 MiB of text), below harm. */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
-
 export type ProxyServer = {
   /** `http://127.0.0.1:<port>`: point the client's base URL here. */
   readonly url: string
@@ -63,6 +43,7 @@ export type ProxyServer = {
 }
 
 export { FEED_PREFIX }
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type ProxyTimeouts }
 export { forwardHeaders }
 
 /**
@@ -88,21 +69,9 @@ function megabytes(bytes: number): string {
   return `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`
 }
 
-function decompressor(encoding: string | undefined): Transform | null {
-  switch ((encoding ?? '').trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip()
-    case 'deflate':
-      return createInflate()
-    case 'br':
-      return createBrotliDecompress()
-    default:
-      return null
-  }
-}
-
 const MAX_ERROR_BODY = 64 * 1024
+/** Body bytes a capture may have taken in ahead of its file before the upstream is paused. */
+const MAX_CAPTURE_AHEAD = 1024 * 1024
 
 /**
  * Starts the proxy. Every request is checked (`requestGuard`: Host and Origin, else 403), then forwarded to
@@ -287,13 +256,36 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         const inflate = captureThis && status < 300 ? decompressor(upRes.headers['content-encoding']) : null
         const errorParts: Buffer[] = []
         let errorBytes = 0
+        // The upstream is paused while the client is slow or the capture's file lags behind (`holds`), so neither
+        // a slow reader nor a slow disk makes the proxy hold a fast upstream's body in memory.
+        const holds = new Set<'client' | 'disk'>()
+        const hold = (why: 'client' | 'disk') => {
+          holds.add(why)
+          upRes.pause()
+          disarm() // waiting on our side, not on the upstream
+        }
+        const release = (why: 'client' | 'disk') => {
+          holds.delete(why)
+          if (holds.size > 0 || upRes.destroyed) return
+          arm(timeouts.idleMs, 'no body byte')
+          upRes.resume()
+        }
+        let unwritten = 0
         const toCapture = (bytes: Buffer) => {
           if (!captureThis) return
           if (status >= 400) {
             if (errorBytes < MAX_ERROR_BODY) errorParts.push(bytes)
             errorBytes += bytes.length
-          } else if (capture !== null) capture.pushBytes(bytes)
-          else void capturing?.then((c) => c?.pushBytes(bytes))
+          } else if (capture !== null) {
+            capture.pushBytes(bytes)
+            unwritten += bytes.length
+            if (unwritten < MAX_CAPTURE_AHEAD || holds.has('disk')) return
+            hold('disk')
+            void capture.written.then(() => {
+              unwritten = 0
+              release('disk')
+            })
+          } else void capturing?.then((c) => c?.pushBytes(bytes))
         }
         void capturing?.then((c) => (capture = c))
         if (inflate !== null) {
@@ -301,14 +293,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
           inflate.on('error', () => {})
         }
         upRes.on('data', (bytes: Buffer) => {
-          arm(timeouts.idleMs, 'no body byte')
+          // Pieces already read may still arrive while held: the idle clock restarts only on release.
+          if (holds.size === 0) arm(timeouts.idleMs, 'no body byte')
           if (!res.write(bytes)) {
-            upRes.pause()
-            disarm() // the client is slow, not the upstream
-            res.once('drain', () => {
-              arm(timeouts.idleMs, 'no body byte')
-              upRes.resume()
-            })
+            hold('client')
+            res.once('drain', () => release('client'))
           }
           if (inflate !== null) inflate.write(bytes)
           else toCapture(bytes)

@@ -244,6 +244,23 @@ describe('chunkscope proxy: hostile upstreams', () => {
     expect(finish).toMatchObject({ reason: { kind: 'error', failure: { code: 'TIMEOUT' } } })
   })
 
+  it('a body faster than the disk: the upstream waits for the capture file, nothing is lost', async () => {
+    const answer = await send(
+      'POST',
+      '/v1/chat/completions',
+      { 'x-mock-hostile': 'huge:3000000' },
+      chatBody(),
+    )
+    expect(answer.complete).toBe(true)
+    expect(answer.text.length).toBeGreaterThan(3_000_000)
+    const { capture, finish } = await lastCapture()
+    expect(capture.state).toBe('completed')
+    expect(finish).toEqual({ type: 'finish', reason: { kind: 'stop' } })
+    const text = readFileSync(join(out, capture.file), 'utf8')
+    const client = answer.text.match(/x{16384}/g)!.length
+    expect(text.match(/"text":"x{16384}"/g)!.length).toBe(client) // every delta, in the capture as on the wire
+  })
+
   it('an upstream that accepts the connection but never completes TLS: 504 TIMEOUT (connect)', async () => {
     const sockets: Socket[] = []
     const silent = createTcpServer((socket) => void sockets.push(socket))
