@@ -59,6 +59,34 @@ describe('chunkscope attach: hostile hosts', () => {
     expect(relay.stats('s1')!.pulls).toBe(1)
   })
 
+  it('a host claiming hasMore forever over a real history: paging ends at seq 0, one request per page', async () => {
+    const { host, relay } = await attach({ answerHistory: hostileHistory.hasMoreForever })
+    const release = host.pauseHistory()
+    host.addSession('s1')
+    for (let i = 0; i < 12; i++) host.emitSilently('s1', { type: 'x', data: { i } })
+    release()
+    await waitFor('the backfill', () => relay.stats('s1')?.published === 12)
+    expect(host.historyRequests.map((request) => request.beforeSeq)).toEqual([undefined, 7, 2])
+  })
+
+  it('stops a pull that outlasts its time cap', async () => {
+    const slow = (request: HistoryRequest) => (res: ServerResponse) => {
+      const before = typeof request.beforeSeq === 'number' ? request.beforeSeq : 1e9
+      const result = {
+        ok: true,
+        value: { events: [{ event: { type: 'x', seq: before - 1, time: 0, data: {} } }], hasMore: true },
+      }
+      setTimeout(
+        () => res.writeHead(200).end(JSON.stringify({ type: 'server-response', rpcId: 'x', result })),
+        10,
+      )
+    }
+    const { host } = await attach({ answerHistory: slow }, { pullTimeoutMs: 5 })
+    host.addSession('s1')
+    await said('stopped paging its history after 5 ms (the cap); events after seq 0 wait')
+    expect(host.historyRequests).toHaveLength(1)
+  })
+
   it('stops when the host ignores beforeSeq (the same page again), after two requests', async () => {
     let newest: () => HistoryResult = () => ({ ok: false, error: { code: 'X', message: 'not yet' } })
     const { host, relay } = await attach({ answerHistory: () => hostileHistory.ignoreBeforeSeq(newest)() })
