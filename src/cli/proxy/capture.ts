@@ -4,6 +4,7 @@ import type { LlmFailure } from '../../core/protocol'
 import { SessionRecorder } from '../../formats/capture/sessionRecorder'
 import type { SessionRecord } from '../../formats/export/sessionJsonl'
 import type { CaptureState, FeedCapture } from '../../formats/live/feedProtocol'
+import { Redactor } from './redact'
 
 export type { CaptureState }
 
@@ -34,6 +35,8 @@ export type CaptureSink = {
   write(line: string): Promise<void>
   close(): Promise<void>
   publishRecord(captureId: string, record: SessionRecord): void
+  /** Whether anyone reads the published records now (when false, they are not built). */
+  listening?(): boolean
   publishCapture(summary: CaptureSummary): void
 }
 
@@ -44,7 +47,7 @@ export type CaptureSink = {
  */
 export function fileSink(
   handle: Pick<FileHandle, 'write' | 'sync' | 'close'>,
-  feed: Pick<CaptureSink, 'publishRecord' | 'publishCapture'>,
+  feed: Pick<CaptureSink, 'publishRecord' | 'publishCapture' | 'listening'>,
 ): CaptureSink {
   return {
     write: async (line) => {
@@ -58,6 +61,7 @@ export function fileSink(
       }
     },
     publishRecord: feed.publishRecord,
+    ...(feed.listening !== undefined ? { listening: feed.listening } : {}),
     publishCapture: feed.publishCapture,
   }
 }
@@ -70,7 +74,7 @@ export function fileSink(
  * chunk seq, `step/end`, `turn/end completed` (`max-tokens` for a length finish); finish error → `step/end`,
  * `turn/end error`; client gone → a `finish aborted` chunk (ABORTED), an interrupted `assistant/message` when text
  * had arrived, `step/end`, `turn/end aborted`. Every line is written to disk before it is published on the live
- * feed, and the summary says `completed`/`error`/`aborted` only once the file is synced and closed. `redact` sees
+ * feed, and the summary says `completed`/`error`/`aborted` only once the file is synced and closed. `redactor` sees
  * every record and summary before it is written or published (the proxy hides credentials with it). Never throws;
  * a failed write is reported once through `onWriteError` and the capture goes on in memory (the feed still sees it).
  */
@@ -86,7 +90,7 @@ export class Capture {
     private readonly meta: CaptureMeta,
     sink: CaptureSink,
     onWriteError: (error: unknown) => void = () => {},
-    private readonly redact: <T>(value: T) => T = (value) => value,
+    private readonly redactor: Pick<Redactor, 'json' | 'value'> = new Redactor([]),
   ) {
     let started = false
     this.recorder = new SessionRecorder({
@@ -98,10 +102,12 @@ export class Capture {
         chunkscopeProxy: { method: meta.method, path: meta.path, model: meta.model, status: meta.status },
       },
       sink: {
-        append: (record) => sink.write(JSON.stringify(this.redact(record)) + '\n'),
+        append: (record) => sink.write(this.redactor.json(record) + '\n'),
         close: () => sink.close(),
       },
-      publish: (record) => sink.publishRecord(meta.id, this.redact(record)),
+      publish: (record) => {
+        if (sink.listening?.() !== false) sink.publishRecord(meta.id, this.redactor.value(record))
+      },
       // The feed announces a capture when it starts and when it has ended (not at every attempt's finish). An
       // ended summary comes only after the sink closed (SessionRecorder), i.e. once the file is durable.
       onSummary: (summary) => {
@@ -121,7 +127,7 @@ export class Capture {
   }
 
   private wrap(summary: FeedCapture): CaptureSummary {
-    return this.redact({ ...this.meta, ...summary, startedAt: summary.startedAt ?? 0 })
+    return this.redactor.value({ ...this.meta, ...summary, startedAt: summary.startedAt ?? 0 })
   }
 
   get isEnded(): boolean {

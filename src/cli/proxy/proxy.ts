@@ -107,6 +107,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     const id = `proxy-${runId}-${String(counter).padStart(4, '0')}`
     const file = `${id}.jsonl`
     const feedSink = {
+      listening: () => feed.size > 0,
       publishRecord: (captureId: string, record: Record<string, unknown>) =>
         feed.publish({ type: 'record', captureId, record }),
       publishCapture: (capture: CaptureSummary) => feed.publish({ type: 'capture', capture }),
@@ -122,7 +123,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       { id, file, method: req.method ?? 'POST', path: req.url ?? '/', model, status },
       sink,
       (error) => log(`chunkscope proxy: writing ${file} failed: ${redactor.text((error as Error).message)}`),
-      (value) => redactor.value(value),
+      redactor,
     )
     captures.set(id, capture)
     return capture

@@ -71,6 +71,23 @@ export class Redactor {
     return out
   }
 
+  /**
+   * `JSON.stringify(value)`, redacted, in one pass over the text (a capture's last record can hold a whole long
+   * answer: no second copy of it); the strings are walked instead when a credential's raw spelling spans JSON syntax.
+   */
+  json(value: unknown): string {
+    const json = JSON.stringify(value)
+    if (this.isEmpty) return json
+    const redacted = this.text(json)
+    if (redacted === json) return json
+    try {
+      JSON.parse(redacted)
+      return redacted
+    } catch {
+      return JSON.stringify(this.walk(value))
+    }
+  }
+
   /** A JSON value with every string (keys included) redacted; the same object when nothing needed it. */
   value<T>(value: T): T {
     if (this.isEmpty) return value
