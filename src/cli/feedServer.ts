@@ -1,8 +1,9 @@
 // The live feed's HTTP side, shared by `chunkscope proxy` and `chunkscope attach`: the same three endpoints, the same
-// message shapes (src/formats/live/feedProtocol.ts) and the same loopback CORS rule.
+// message shapes (src/formats/live/feedProtocol.ts) and the same Host/Origin rule (loopbackGuard.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FeedCapture } from '../formats/live/feedProtocol'
+import { refuse, requestGuard, type GuardVerdict } from './loopbackGuard'
 import { LiveFeed } from './proxy/feed'
 
 export const FEED_PREFIX = '/__chunkscope/'
@@ -17,18 +18,12 @@ export type FeedSource<C extends FeedCapture = FeedCapture> = {
   log(id: string): Promise<string | null>
 }
 
-/** The feed is for the web app on another loopback port: echo a loopback Origin, refuse the rest (no header). */
-export function corsHeaders(req: IncomingMessage): Record<string, string> {
-  const origin = req.headers.origin
-  if (typeof origin !== 'string') return {}
-  try {
-    const host = new URL(origin).hostname
-    if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]')
-      return { 'access-control-allow-origin': origin, vary: 'Origin' }
-  } catch {
-    // not a URL: no CORS
-  }
-  return {}
+/**
+ * The feed is for the web app on another loopback port (or an origin allowed by flag): echo the origin the guard
+ * let in (`requestGuard`); a request without one (not from a page) needs no CORS.
+ */
+export function corsHeaders(origin: string | null): Record<string, string> {
+  return origin === null ? {} : { 'access-control-allow-origin': origin, vary: 'Origin' }
 }
 
 /** Whether `url` (a request's path and query) is one of the feed's. */
@@ -39,17 +34,18 @@ export function isFeedPath(url: string): boolean {
 /**
  * Answers one feed request: `GET /__chunkscope/captures` (JSON list), `GET /__chunkscope/captures/<id>` (JSONL),
  * `GET /__chunkscope/events` (Server-Sent Events through `feed`: `hello` first), `OPTIONS` preflight; anything else
- * under the prefix is a JSON 404/405.
+ * under the prefix is a JSON 404/405. `origin` is the page origin the guard let in (null: not a page).
  */
 export async function serveFeed<C extends FeedCapture>(
   req: IncomingMessage,
   res: ServerResponse,
   feed: LiveFeed,
   source: FeedSource<C>,
+  origin: string | null,
 ): Promise<void> {
   req.resume()
   const path = (req.url ?? '/').slice(FEED_PREFIX.length).split('?')[0]!
-  const cors = corsHeaders(req)
+  const cors = corsHeaders(origin)
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET' }).end()
     return
@@ -89,15 +85,20 @@ export async function startFeedServer<C extends FeedCapture>(options: {
   readonly source: FeedSource<C>
   readonly port?: number
   readonly host?: string
+  /** Page origins allowed besides loopback ones (`requestGuard`). */
+  readonly allowedOrigins?: readonly string[]
 }): Promise<FeedServer> {
   const feed = new LiveFeed()
+  let guard: (req: IncomingMessage) => GuardVerdict = () => ({ ok: false, reason: 'not listening yet' })
   const server = createServer({ noDelay: true }, (req, res) => {
+    const verdict = guard(req)
+    if (!verdict.ok) return refuse(req, res, verdict.reason)
     if (isFeedPath(req.url ?? '/')) {
-      void serveFeed(req, res, feed, options.source)
+      void serveFeed(req, res, feed, options.source, verdict.origin)
       return
     }
     req.resume()
-    res.writeHead(404, { ...corsHeaders(req), 'content-type': 'application/json' }).end(
+    res.writeHead(404, { ...corsHeaders(verdict.origin), 'content-type': 'application/json' }).end(
       JSON.stringify({
         error: { message: `not found: the live feed is under ${FEED_PREFIX}`, code: 'NOT_FOUND' },
       }),
@@ -112,6 +113,7 @@ export async function startFeedServer<C extends FeedCapture>(options: {
     })
   })
   const { port } = server.address() as AddressInfo
+  guard = requestGuard({ host, port, allowedOrigins: options.allowedOrigins ?? [] })
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,

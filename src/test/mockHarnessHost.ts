@@ -39,8 +39,8 @@ export type MockHarnessHost = {
   resend(sessionId: string, seq: number): void
   /** The session's logged events, in seq order. */
   events(sessionId: string): readonly HostEvent[]
-  /** Closes every open socket from the server side (1012, service restart): clients must reconnect. */
-  dropSockets(): void
+  /** Closes every open socket from the server side (default 1012, service restart): clients must reconnect. */
+  dropSockets(code?: number, reason?: string): void
   /**
    * Holds every `session.history` answer until the returned function is called; each answer is computed then, so
    * events emitted meanwhile are in it as well as on the socket (a backfill overlapping the live feed).
@@ -50,12 +50,66 @@ export type MockHarnessHost = {
   readonly sockets: number
   /** Every `session.history` payload received, in order. */
   readonly historyRequests: readonly HistoryRequest[]
+  /** What an honest host answers to `request` now. */
+  history(request: HistoryRequest): HistoryResult
   close(): Promise<void>
 }
 
 export type MockHarnessHostOptions = {
   /** Events per `session.history` page when the request names no `maxMessages` (default 50). */
   readonly pageSize?: number
+  /**
+   * A hostile or broken host: given the request and the honest `result`, returns the `result` to send instead, or
+   * a function that writes the whole HTTP answer itself (a huge or endless body). See {@link hostileHistory}.
+   */
+  readonly answerHistory?: (request: HistoryRequest, honest: HistoryResult) => unknown
+}
+
+/** What `session.history` answers: `{ok:true, value:{events:[{event}], hasMore}}` or `{ok:false, error}`. */
+export type HistoryResult =
+  | { ok: true; value: { events: { event: HostEvent }[]; hasMore: boolean } }
+  | { ok: false; error: { code: string; message: string } }
+
+/** Hostile `session.history` behaviours for `answerHistory`. */
+export const hostileHistory = {
+  /** Always `hasMore: true`, whatever the page holds. */
+  hasMoreForever: (_: HistoryRequest, honest: HistoryResult): unknown =>
+    honest.ok ? { ok: true, value: { ...honest.value, hasMore: true } } : honest,
+  /** The newest page every time, as if `beforeSeq` were absent, and `hasMore: true`. */
+  ignoreBeforeSeq: (newest: () => HistoryResult) => (): unknown => {
+    const page = newest()
+    return page.ok ? { ok: true, value: { ...page.value, hasMore: true } } : page
+  },
+  /** A 200 answer of `bytes` bytes (a JSON prefix, then padding), written as fast as the client reads. */
+  huge: (bytes: number) => (): ((res: ServerResponse) => void) => (res) => {
+    const piece = Buffer.alloc(1024 * 1024, 0x20)
+    let left = bytes
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.write('{"type":"server-response","rpcId":"x","result":{"ok":true,"value":{"events":[')
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        left -= piece.length
+        if (!res.write(piece)) return void res.once('drain', pump)
+      }
+      if (!res.destroyed) res.end('],"hasMore":false}}}')
+    }
+    pump()
+  },
+  /** The honest answer without the events of these seqs (a hole the history never fills). */
+  withoutSeqs:
+    (...seqs: number[]) =>
+    (_: HistoryRequest, honest: HistoryResult): unknown =>
+      honest.ok
+        ? {
+            ok: true,
+            value: {
+              ...honest.value,
+              events: honest.value.events.filter(({ event }) => !seqs.includes(event.seq)),
+            },
+          }
+        : honest,
+  /** Never answers. */
+  hang: (): ((res: ServerResponse) => void) => () => {},
 }
 
 type HostSession = { readonly id: string; title: string | null; readonly events: HostEvent[] }
@@ -130,7 +184,7 @@ export async function startMockHarnessHost(options: MockHarnessHostOptions = {})
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify({ type: 'server-response', rpcId, result }))
 
-  const history = (payload: HistoryRequest) => {
+  const history = (payload: HistoryRequest): HistoryResult => {
     const session = typeof payload.sessionId === 'string' ? sessions.get(payload.sessionId) : undefined
     if (session === undefined)
       return {
@@ -167,7 +221,12 @@ export async function startMockHarnessHost(options: MockHarnessHostOptions = {})
       ) as HistoryRequest
       if (path === '/api/session.history') {
         historyRequests.push(payload)
-        const answer = () => respond(res, body.rpcId, history(payload))
+        const answer = () => {
+          const honest = history(payload)
+          const result = options.answerHistory?.(payload, honest) ?? honest
+          if (typeof result === 'function') return void (result as (res: ServerResponse) => void)(res)
+          respond(res, body.rpcId, result)
+        }
         return paused === null ? answer() : void paused.then(answer)
       }
       if (path === '/api/session.list') {
@@ -222,13 +281,14 @@ export async function startMockHarnessHost(options: MockHarnessHostOptions = {})
         release()
       }
     },
-    dropSockets() {
-      for (const socket of wss.clients) socket.close(1012, 'service restart')
+    dropSockets(code = 1012, reason = 'service restart') {
+      for (const socket of wss.clients) socket.close(code, reason)
     },
     get sockets() {
       return wss.clients.size
     },
     historyRequests,
+    history,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of wss.clients) socket.terminate()

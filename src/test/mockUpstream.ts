@@ -318,6 +318,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         closed,
         writes,
       })
+      const hostile = req.headers['x-mock-hostile']
+      if (typeof hostile === 'string') {
+        playHostile(hostile, req.headers, req.url ?? '', res, settle)
+        return
+      }
       if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
         res.writeHead(404, JSON_HEADERS).end(JSON.stringify({ error: { message: 'not found' } }))
         settle('finished')
@@ -353,6 +358,61 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * How a hostile upstream answers (header `x-mock-hostile`), for the proxy's timeout, redaction and memory tests:
+ * - `hang`: reads the request, never answers;
+ * - `stall`: a 200 event-stream head and one chunk, then nothing;
+ * - `echo-credentials`: a 401 whose JSON error echoes every header and the URL (keys included), as some do;
+ * - `echo-credentials-stream`: a 200 stream whose text is the Authorization header and URL, then `[DONE]`;
+ * - `huge:<bytes>`: a 200 stream of that many bytes of text chunks, written as fast as the client reads.
+ */
+function playHostile(
+  kind: string,
+  headers: IncomingHttpHeaders,
+  url: string,
+  res: ServerResponse,
+  settle: (how: 'finished' | 'client-closed' | 'disconnected') => void,
+): void {
+  res.on('close', () => settle('client-closed'))
+  const end = (status: number, head: Record<string, string>, body: string) => {
+    res.writeHead(status, head).end(body)
+    settle('finished')
+  }
+  if (kind === 'hang') return
+  if (kind === 'stall') {
+    res.writeHead(200, SSE_HEADERS)
+    res.write(chunk({ role: 'assistant', content: 'and then' }))
+    return
+  }
+  if (kind === 'echo-credentials') {
+    const echoed = `Incorrect API key provided: ${JSON.stringify(headers)} at ${url}`
+    return end(
+      401,
+      JSON_HEADERS,
+      JSON.stringify({ error: { message: echoed, type: 'invalid_request_error' } }),
+    )
+  }
+  if (kind === 'echo-credentials-stream') {
+    const echoed = `${String(headers['authorization'])} ${String(headers['x-api-key'])} ${url}`
+    return end(200, SSE_HEADERS, chunk({ role: 'assistant', content: echoed }) + finish('stop') + DONE)
+  }
+  const huge = /^huge:(\d+)$/.exec(kind)
+  if (huge === null) return end(400, JSON_HEADERS, JSON.stringify({ error: { message: 'unknown hostile' } }))
+  let left = Number(huge[1])
+  const piece = chunk({ content: 'x'.repeat(16 * 1024) })
+  res.writeHead(200, SSE_HEADERS)
+  res.write(chunk({ role: 'assistant', content: '' }))
+  const pump = () => {
+    while (left > 0 && !res.destroyed) {
+      left -= piece.length
+      if (!res.write(piece)) return void res.once('drain', pump)
+    }
+    if (!res.destroyed) res.end(finish('stop') + DONE)
+    settle('finished')
+  }
+  pump()
 }
 
 function play(

@@ -2,8 +2,9 @@
 import WebSocket from 'ws'
 import type { FeedCapture } from '../../formats/live/feedProtocol'
 import { startFeedServer, type FeedServer } from '../feedServer'
-import { describeNetError, historyPage } from './hostRpc'
-import { attachHeader, SessionRelay, type RelayStats } from './sessionRelay'
+import { terminalText } from '../terminalText'
+import { DEFAULT_RPC_LIMITS, describeNetError, historyPage } from './hostRpc'
+import { attachHeader, DEFAULT_MAX_HELD, SessionRelay, type RelayStats } from './sessionRelay'
 
 export type AttachOptions = {
   /** The harness web host, e.g. `http://127.0.0.1:3080` (the `dsh web` default). */
@@ -15,11 +16,39 @@ export type AttachOptions = {
   readonly log?: (line: string) => void
   /** Reconnect delays: `initialMs` doubling up to `maxMs` (defaults 250 ms and 10 s). */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number }
+  /** Page origins allowed on the feed besides loopback ones (`requestGuard`). */
+  readonly allowedOrigins?: readonly string[]
+  readonly limits?: Partial<AttachLimits>
+}
+
+/** What a hostile or broken host can make the relay spend; each cap, when reached, is reported on stderr. */
+export type AttachLimits = {
+  /** `session.history` pages per session, over all its pulls. */
+  readonly maxPagesPerSession: number
+  /** One pull (all its pages) may take this long. */
+  readonly pullTimeoutMs: number
+  /** One history answer (the read stops there) and one socket frame. */
+  readonly maxAnswerBytes: number
+  /** One history call, to its last byte. */
+  readonly rpcTimeoutMs: number
+  /** Events held behind a missing seq, per session. */
+  readonly maxHeld: number
+}
+
+/** 10,000 pages is 500,000 events at the host's page of 50: more than any real session, far less than forever. */
+export const DEFAULT_ATTACH_LIMITS: AttachLimits = {
+  maxPagesPerSession: 10_000,
+  pullTimeoutMs: 120_000,
+  maxAnswerBytes: DEFAULT_RPC_LIMITS.maxAnswerBytes,
+  rpcTimeoutMs: DEFAULT_RPC_LIMITS.timeoutMs,
+  maxHeld: DEFAULT_MAX_HELD,
 }
 
 export type AttachSessionStats = RelayStats & {
   /** `session.history` pulls begun for this session. */
   readonly pulls: number
+  /** `session.history` pages asked for, over all pulls. */
+  readonly pages: number
 }
 
 export type AttachRelay = {
@@ -43,6 +72,11 @@ type Tracked = {
   /** A gap was seen during a pull: pull again if a hole remains after it. */
   again: boolean
   pulls: number
+  pages: number
+  /** Why paging stopped for good (the page cap), once said. */
+  exhausted: boolean
+  /** The overflow of held events was reported for the current hole (at this published seq). */
+  overflowAt: number
   retry: ReturnType<typeof setTimeout> | null
   retryDelay: number
   /** What the last `capture` message said (title, finish, startedAt), to announce changes only. */
@@ -81,7 +115,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export async function startAttach(options: AttachOptions): Promise<AttachRelay> {
   const base = hostBase(options.url)
   const socketUrl = socketUrlOf(base)
-  const log = options.log ?? (() => {})
+  // Session ids, close reasons and error messages come from the host: never raw on the terminal.
+  const log = (line: string) => options.log?.(terminalText(line))
+  const limits: AttachLimits = { ...DEFAULT_ATTACH_LIMITS, ...options.limits }
+  const rpcLimits = { maxAnswerBytes: limits.maxAnswerBytes, timeoutMs: limits.rpcTimeoutMs }
   const initialMs = options.backoff?.initialMs ?? 250
   const maxMs = options.backoff?.maxMs ?? 10_000
   const sessions = new Map<string, Tracked>()
@@ -98,6 +135,7 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
   const feedServer: FeedServer = await startFeedServer({
     port: options.port ?? 0,
     ...(options.host !== undefined ? { host: options.host } : {}),
+    allowedOrigins: options.allowedOrigins ?? [],
     source: {
       captures: () => [...sessions.values()].map((tracked) => tracked.relay.summary()),
       log: async (id) => sessions.get(id)?.relay.log() ?? null,
@@ -123,12 +161,19 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
   const track = (sessionId: string): Tracked => {
     const known = sessions.get(sessionId)
     if (known !== undefined) return known
-    const relay = new SessionRelay(sessionId, attachHeader(sessionId, base.href.replace(/\/$/, '')))
+    const relay = new SessionRelay(
+      sessionId,
+      attachHeader(sessionId, base.href.replace(/\/$/, '')),
+      limits.maxHeld,
+    )
     const tracked: Tracked = {
       relay,
       pulling: false,
       again: false,
       pulls: 0,
+      pages: 0,
+      exhausted: false,
+      overflowAt: -1,
       retry: null,
       retryDelay: initialMs,
       announced: '',
@@ -139,9 +184,24 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
     return tracked
   }
 
+  /** Why a pull ended early, on stderr: the events after the hole keep waiting. */
+  const stopPaging = (tracked: Tracked, why: string) =>
+    say(
+      `chunkscope attach: session ${tracked.relay.id}: ${why}; events after seq ${tracked.relay.published} wait`,
+    )
+
+  const noteAdded = (tracked: Tracked, added: ReturnType<SessionRelay['add']>) => {
+    if (added !== 'overflow' || tracked.overflowAt === tracked.relay.published) return
+    tracked.overflowAt = tracked.relay.published
+    say(
+      `chunkscope attach: session ${tracked.relay.id}: seq ${tracked.relay.published} is missing and ` +
+        `${limits.maxHeld} events wait behind it (the cap); later ones are dropped until it arrives`,
+    )
+  }
+
   /** Pulls the history newest page first until the pages reach what is already published. */
   const pull = async (tracked: Tracked): Promise<void> => {
-    if (stopped) return
+    if (stopped || tracked.exhausted) return
     if (tracked.pulling) {
       tracked.again = true
       return
@@ -155,16 +215,35 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
     let failed = false
     try {
       let before: number | undefined
+      const deadline = Date.now() + limits.pullTimeoutMs
       for (;;) {
-        const page = await historyPage(base, relay.id, before, aborter.signal)
+        if (tracked.pages >= limits.maxPagesPerSession) {
+          tracked.exhausted = true
+          stopPaging(tracked, `stopped paging its history after ${limits.maxPagesPerSession} pages (the cap)`)
+          break
+        }
+        if (Date.now() > deadline) {
+          stopPaging(tracked, `stopped paging its history after ${seconds(limits.pullTimeoutMs)} (the cap)`)
+          break
+        }
+        tracked.pages += 1
+        const page = await historyPage(base, relay.id, before, aborter.signal, rpcLimits)
         let oldest = Infinity
         for (const event of page.events) {
-          relay.add(event)
+          noteAdded(tracked, relay.add(event))
           const seq = isRecord(event) ? event['seq'] : undefined
           if (typeof seq === 'number' && seq < oldest) oldest = seq
         }
         publish(tracked)
         if (!page.hasMore || oldest === Infinity || oldest <= relay.published) break
+        // Each page must reach further back, or paging would never end (a host ignoring beforeSeq).
+        if (before !== undefined && oldest >= before) {
+          stopPaging(
+            tracked,
+            `the host ignored beforeSeq (asked for events before seq ${before}, got seq ${oldest} and up); stopped paging`,
+          )
+          break
+        }
         before = oldest
       }
       tracked.retryDelay = initialMs
@@ -206,6 +285,7 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
       const fresh = !sessions.has(sessionId)
       const tracked = track(sessionId)
       const added = tracked.relay.add(payload['event'])
+      noteAdded(tracked, added)
       if (added === 'gap' || fresh) void pull(tracked)
       if (added === 'added' || added === 'gap') publish(tracked)
     }
@@ -220,7 +300,11 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
   const connect = () => {
     reconnect = null
     if (stopped) return
-    const ws = new WebSocket(socketUrl, { handshakeTimeout: 10_000, followRedirects: false })
+    const ws = new WebSocket(socketUrl, {
+      handshakeTimeout: 10_000,
+      followRedirects: false,
+      maxPayload: limits.maxAnswerBytes,
+    })
     socket = ws
     ws.on('open', () => {
       open = true
@@ -270,7 +354,9 @@ export async function startAttach(options: AttachOptions): Promise<AttachRelay> 
     log: (sessionId) => sessions.get(sessionId)?.relay.log() ?? null,
     stats: (sessionId) => {
       const tracked = sessions.get(sessionId)
-      return tracked === undefined ? null : { ...tracked.relay.stats(), pulls: tracked.pulls }
+      return tracked === undefined
+        ? null
+        : { ...tracked.relay.stats(), pulls: tracked.pulls, pages: tracked.pages }
     },
     close: async () => {
       stopped = true

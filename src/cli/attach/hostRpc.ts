@@ -20,22 +20,46 @@ export class HostRpcError extends Error {
 
 let rpcCounter = 0
 
+/** Bounds on one call: the answer's size (read as it streams, never past it) and the time to its last byte. */
+export type RpcLimits = { readonly maxAnswerBytes: number; readonly timeoutMs: number }
+
+/** 32 MiB answers (a page of 50 events, even with long messages, is far below), 30 s per call. */
+export const DEFAULT_RPC_LIMITS: RpcLimits = { maxAnswerBytes: 32 * 1024 * 1024, timeoutMs: 30_000 }
+
+function mebibytes(bytes: number): string {
+  return `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`
+}
+
 /**
  * Calls `method` on the host at `base` (e.g. `http://127.0.0.1:3080`) and resolves with `result.value`. Sends no
  * Origin header (the host refuses a foreign one). Rejects with a HostRpcError: unreachable, a non-200 answer, a body
- * that is not a server-response, or `result.ok` false (its error message).
+ * that is not a server-response, `result.ok` false (its error message), an answer over `limits.maxAnswerBytes`
+ * (the read stops there) or slower than `limits.timeoutMs`.
  */
 export function callHost(
   base: URL,
   method: string,
   payload: Record<string, unknown>,
   signal?: AbortSignal,
+  limits: RpcLimits = DEFAULT_RPC_LIMITS,
 ): Promise<unknown> {
   const rpcId = `chunkscope-attach-${++rpcCounter}`
   const body = JSON.stringify({ type: 'client-request', rpcId, method, payload })
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest
   const url = new URL(`${base.pathname.replace(/\/+$/, '')}/api/${method}`, base)
   return new Promise((resolve, reject) => {
+    let failed = false
+    const fail = (message: string) => {
+      failed = true
+      clearTimeout(timer)
+      req.destroy()
+      reject(new HostRpcError(`${method}: ${message}`))
+    }
+    const timer = setTimeout(
+      () => fail(`no whole answer within ${limits.timeoutMs / 1000} s`),
+      limits.timeoutMs,
+    )
+    const tooLarge = `the answer is larger than ${mebibytes(limits.maxAnswerBytes)} (the relay's limit)`
     const req = send(
       url,
       {
@@ -44,10 +68,20 @@ export function callHost(
         ...(signal !== undefined ? { signal } : {}),
       },
       (res) => {
+        if (Number(res.headers['content-length'] ?? 0) > limits.maxAnswerBytes) return fail(tooLarge)
         const parts: Buffer[] = []
-        res.on('data', (part: Buffer) => parts.push(part))
-        res.on('error', (error) => reject(new HostRpcError(`${method}: ${error.message}`)))
+        let size = 0
+        res.on('data', (part: Buffer) => {
+          size += part.length
+          if (size > limits.maxAnswerBytes) return fail(tooLarge)
+          parts.push(part)
+        })
+        res.on('error', (error) => {
+          if (!failed) fail(error.message)
+        })
         res.on('end', () => {
+          clearTimeout(timer)
+          if (failed) return
           const status = res.statusCode ?? 0
           if (status !== 200) {
             const why = status === 403 ? ' (the host refused the request: Origin check)' : ''
@@ -70,9 +104,11 @@ export function callHost(
         })
       },
     )
-    req.on('error', (error: Error & { code?: string }) =>
-      reject(new HostRpcError(`${method}: ${describeNetError(error)}`)),
-    )
+    req.on('error', (error: Error & { code?: string }) => {
+      if (failed) return
+      clearTimeout(timer)
+      reject(new HostRpcError(`${method}: ${describeNetError(error)}`))
+    })
     req.end(body)
   })
 }
@@ -83,9 +119,10 @@ export async function historyPage(
   sessionId: string,
   beforeSeq: number | undefined,
   signal?: AbortSignal,
+  limits?: RpcLimits,
 ): Promise<HistoryPage> {
   const payload = beforeSeq === undefined ? { sessionId } : { sessionId, beforeSeq }
-  const value = await callHost(base, 'session.history', payload, signal)
+  const value = await callHost(base, 'session.history', payload, signal, limits)
   if (!isRecord(value) || !Array.isArray(value['events']))
     throw new HostRpcError('session.history: the answer has no events')
   const events = value['events'].map((item: unknown) =>

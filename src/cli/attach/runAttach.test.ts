@@ -46,6 +46,7 @@ describe('chunkscope attach (command)', () => {
       ['--bogus'],
       ['extra'],
       ['--url'],
+      ['--allow-origin', 'ftp://app.example'],
     ]) {
       const io = sink()
       expect(await runAttach(args, io)).toBe(2)

@@ -24,7 +24,7 @@ describe('SessionRelay', () => {
     expect(relay.add(ev(1))).toBe('added')
     expect(relay.drain().map((record) => record['seq'])).toEqual([1, 2, 3])
     expect(relay.hasHole).toBe(false)
-    expect(relay.stats()).toEqual({ published: 4, held: 0, duplicates: 2, maxSeq: 3 })
+    expect(relay.stats()).toEqual({ published: 4, held: 0, duplicates: 2, dropped: 0, maxSeq: 3 })
   })
 
   it('skips what is not an event', () => {
@@ -39,7 +39,7 @@ describe('SessionRelay', () => {
       { type: 't' },
     ])
       expect(relay.add(bad)).toBe('invalid')
-    expect(relay.stats()).toEqual({ published: 0, held: 0, duplicates: 0, maxSeq: -1 })
+    expect(relay.stats()).toEqual({ published: 0, held: 0, duplicates: 0, dropped: 0, maxSeq: -1 })
   })
 
   it('summarises the capture: title, chunk count, last finish, first time', () => {
@@ -80,5 +80,16 @@ describe('SessionRelay', () => {
     expect(read.events.map((event) => event.seq)).toEqual([0, 1])
     // createdAt is unknown to the relay (null): the reader takes that as it is.
     expect(read.diagnostics).toEqual([])
+  })
+})
+
+describe('SessionRelay behind a hole that never fills', () => {
+  it('holds at most maxHeld events, always takes the one that fills the hole, then drains', () => {
+    const relay = new SessionRelay('s', attachHeader('s', 'http://127.0.0.1:3080'), 1000)
+    for (let seq = 1; seq <= 300_000; seq++) relay.add({ type: 'x', seq, time: 0, data: {} })
+    expect(relay.stats()).toMatchObject({ published: 0, held: 1000, dropped: 299_000 })
+    expect(relay.add({ type: 'x', seq: 0, time: 0, data: {} })).toBe('added')
+    expect(relay.drain()).toHaveLength(1001)
+    expect(relay.stats()).toMatchObject({ published: 1001, held: 0 })
   })
 })

@@ -12,6 +12,8 @@ export type AddResult =
   | 'added'
   /** Held, but its seq is past the one expected next: events in between are missing, re-pull the history. */
   | 'gap'
+  /** Not held: `maxHeld` events already wait behind a missing seq (it is dropped; a later pull may bring it). */
+  | 'overflow'
 
 export type RelayStats = {
   /** Events published (the contiguous prefix: seqs 0 … published − 1). */
@@ -19,9 +21,17 @@ export type RelayStats = {
   /** Events held past a hole, waiting for it to fill. */
   readonly held: number
   readonly duplicates: number
+  /** Events dropped because `maxHeld` were already held behind a hole. */
+  readonly dropped: number
   /** The highest seq seen, −1 before any. */
   readonly maxSeq: number
 }
+
+/**
+ * Events held behind a missing seq, at most: a host that never sends seq 0 cannot make the relay keep everything
+ * after it (20,000 events of a few KB each stay well under 100 MB).
+ */
+export const DEFAULT_MAX_HELD = 20_000
 
 /** The header record attach synthesises: the socket carries no session header (PROTOCOL.md §6, §10). */
 export function attachHeader(sessionId: string, url: string): FeedRecord {
@@ -50,6 +60,7 @@ export class SessionRelay {
   private next = 0
   private maxSeq = -1
   private duplicates = 0
+  private dropped = 0
   private title: string | null = null
   private chunks = 0
   private finish: FinishReason | null = null
@@ -58,6 +69,7 @@ export class SessionRelay {
   constructor(
     readonly id: string,
     readonly header: FeedRecord,
+    private readonly maxHeld = DEFAULT_MAX_HELD,
   ) {
     this.lines = [JSON.stringify(header)]
   }
@@ -70,6 +82,11 @@ export class SessionRelay {
     if (seq < this.next || this.held.has(seq)) {
       this.duplicates += 1
       return 'duplicate'
+    }
+    // The one that fills the hole is always taken (it lets the held run drain); others wait for room.
+    if (this.held.size >= this.maxHeld && seq !== this.next) {
+      this.dropped += 1
+      return 'overflow'
     }
     this.held.set(seq, value)
     const gap = seq > this.maxSeq + 1
@@ -101,7 +118,13 @@ export class SessionRelay {
   }
 
   stats(): RelayStats {
-    return { published: this.next, held: this.held.size, duplicates: this.duplicates, maxSeq: this.maxSeq }
+    return {
+      published: this.next,
+      held: this.held.size,
+      duplicates: this.duplicates,
+      dropped: this.dropped,
+      maxSeq: this.maxSeq,
+    }
   }
 
   summary(): FeedCapture {

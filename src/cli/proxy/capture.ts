@@ -4,6 +4,7 @@ import type { LlmFailure } from '../../core/protocol'
 import { SessionRecorder } from '../../formats/capture/sessionRecorder'
 import type { SessionRecord } from '../../formats/export/sessionJsonl'
 import type { CaptureState, FeedCapture } from '../../formats/live/feedProtocol'
+import { Redactor } from './redact'
 
 export type { CaptureState }
 
@@ -34,20 +35,33 @@ export type CaptureSink = {
   write(line: string): Promise<void>
   close(): Promise<void>
   publishRecord(captureId: string, record: SessionRecord): void
+  /** Whether anyone reads the published records now (when false, they are not built). */
+  listening?(): boolean
   publishCapture(summary: CaptureSummary): void
 }
 
-/** A sink writing to an open file handle; each line is one `write` call (no user-space buffer to flush). */
+/**
+ * A sink writing to an open file handle; each line is one `write` call (no user-space buffer to flush). `close`
+ * fsyncs before closing, so a capture is announced ended (the recorder publishes that after `close`) only once
+ * its last line is durable.
+ */
 export function fileSink(
-  handle: FileHandle,
-  feed: Pick<CaptureSink, 'publishRecord' | 'publishCapture'>,
+  handle: Pick<FileHandle, 'write' | 'sync' | 'close'>,
+  feed: Pick<CaptureSink, 'publishRecord' | 'publishCapture' | 'listening'>,
 ): CaptureSink {
   return {
     write: async (line) => {
       await handle.write(line)
     },
-    close: () => handle.close(),
+    close: async () => {
+      try {
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    },
     publishRecord: feed.publishRecord,
+    ...(feed.listening !== undefined ? { listening: feed.listening } : {}),
     publishCapture: feed.publishCapture,
   }
 }
@@ -60,11 +74,14 @@ export function fileSink(
  * chunk seq, `step/end`, `turn/end completed` (`max-tokens` for a length finish); finish error → `step/end`,
  * `turn/end error`; client gone → a `finish aborted` chunk (ABORTED), an interrupted `assistant/message` when text
  * had arrived, `step/end`, `turn/end aborted`. Every line is written to disk before it is published on the live
- * feed. Never throws; a failed write is reported once through `onWriteError` and the capture goes on in memory (the
- * feed still sees it).
+ * feed, and the summary says `completed`/`error`/`aborted` only once the file is synced and closed. `redactor` sees
+ * every record and summary before it is written or published (the proxy hides credentials with it). Never throws;
+ * a failed write is reported once through `onWriteError` and the capture goes on in memory (the feed still sees it).
  */
 export class Capture {
   private readonly recorder: SessionRecorder
+  /** The end is durable: until then the summary stays `streaming`, whatever the recorder decided. */
+  private settled = false
   readonly startedAt: number
   /** Resolves when the capture has ended and every line is written, closed and published. */
   readonly done: Promise<void>
@@ -73,6 +90,7 @@ export class Capture {
     private readonly meta: CaptureMeta,
     sink: CaptureSink,
     onWriteError: (error: unknown) => void = () => {},
+    private readonly redactor: Pick<Redactor, 'json' | 'value'> = new Redactor([]),
   ) {
     let started = false
     this.recorder = new SessionRecorder({
@@ -84,12 +102,16 @@ export class Capture {
         chunkscopeProxy: { method: meta.method, path: meta.path, model: meta.model, status: meta.status },
       },
       sink: {
-        append: (record) => sink.write(JSON.stringify(record) + '\n'),
+        append: (record) => sink.write(this.redactor.json(record) + '\n'),
         close: () => sink.close(),
       },
-      publish: (record) => sink.publishRecord(meta.id, record),
-      // The feed announces a capture when it starts and when it has ended (not at every attempt's finish).
+      publish: (record) => {
+        if (sink.listening?.() !== false) sink.publishRecord(meta.id, this.redactor.value(record))
+      },
+      // The feed announces a capture when it starts and when it has ended (not at every attempt's finish). An
+      // ended summary comes only after the sink closed (SessionRecorder), i.e. once the file is durable.
       onSummary: (summary) => {
+        if (summary.state !== 'streaming') this.settled = true
         if (!started || summary.state !== 'streaming') sink.publishCapture(this.wrap(summary))
         started = true
       },
@@ -100,11 +122,12 @@ export class Capture {
   }
 
   summary(): CaptureSummary {
-    return this.wrap(this.recorder.summary())
+    const current = this.recorder.summary()
+    return this.wrap(this.settled ? current : { ...current, state: 'streaming', endedAt: null })
   }
 
   private wrap(summary: FeedCapture): CaptureSummary {
-    return { ...this.meta, ...summary, startedAt: summary.startedAt ?? 0 }
+    return this.redactor.value({ ...this.meta, ...summary, startedAt: summary.startedAt ?? 0 })
   }
 
   get isEnded(): boolean {

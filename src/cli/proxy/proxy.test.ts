@@ -142,10 +142,11 @@ describe('chunkscope proxy', () => {
     expect(response.headers['access-control-expose-headers']).toContain('retry-after')
     expect(mock.requests.length).toBe(before + 1) // the preflight stayed in the proxy
     expect(mock.requests.at(-1)!.headers['origin']).toBeUndefined()
-    // A page elsewhere gets nothing extra; its preflight goes upstream like any request.
+    // A page elsewhere is refused before anything goes upstream, and gets no CORS to read why.
     const foreign = await post('text', {}, { origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined()
-    expect(mock.requests.at(-1)!.headers['origin']).toBe('https://evil.example')
+    expect(mock.requests.length).toBe(before + 1)
   })
 
   it('answers 502 UPSTREAM_UNREACHABLE when the upstream is down', async () => {

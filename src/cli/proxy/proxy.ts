@@ -1,22 +1,20 @@
 // `chunkscope proxy`: a local OpenAI-compatible reverse proxy that records every streamed chat completion.
 import { mkdir, open, readFile } from 'node:fs/promises'
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type ServerResponse,
-} from 'node:http'
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import type { Transform } from 'node:stream'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { httpFailure } from '../../formats/sse/httpFailure'
+import type { LlmFailure } from '../../core/protocol'
 import { Capture, fileSink, type CaptureSink, type CaptureSummary } from './capture'
 import { corsHeaders, FEED_PREFIX, isFeedPath, serveFeed, type FeedSource } from '../feedServer'
+import { refuse, requestGuard, type GuardVerdict } from '../loopbackGuard'
+import { terminalText } from '../terminalText'
 import { LiveFeed } from './feed'
+import { decompressor, flatHeaders, forwardHeaders, responseHeaders, upstreamHeaders } from './headers'
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type ProxyTimeouts } from './limits'
+import { credentialsOf, Redactor } from './redact'
+import { RequestSniffer } from './requestSniffer'
 
 export type ProxyOptions = {
   /** The upstream's base URL, e.g. `https://api.deepseek.com` or `http://127.0.0.1:8080/v1`. */
@@ -27,6 +25,11 @@ export type ProxyOptions = {
   readonly host?: string
   /** Problems worth a line on stderr (never a header value). */
   readonly log?: (line: string) => void
+  /** Page origins allowed besides loopback ones (the Chunkscope page's, when served elsewhere): `requestGuard`. */
+  readonly allowedOrigins?: readonly string[]
+  /** Request bodies larger than this are refused with 413 (default {@link DEFAULT_MAX_BODY_BYTES}). */
+  readonly maxBodyBytes?: number
+  readonly timeouts?: Partial<ProxyTimeouts>
 }
 
 export type ProxyServer = {
@@ -39,103 +42,44 @@ export type ProxyServer = {
   close(): Promise<void>
 }
 
-/** RFC 9110 §7.6.1 connection-specific headers, never forwarded (plus those the Connection header names). */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-])
-
 export { FEED_PREFIX }
-
-/** The request headers to send upstream: all but hop-by-hop ones and Host (set from the upstream URL). */
-export function forwardHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const named = String(headers['connection'] ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean)
-  const out: OutgoingHttpHeaders = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name === 'host' || HOP_BY_HOP.has(name) || named.includes(name)) continue
-    out[name] = value
-  }
-  return out
-}
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type ProxyTimeouts }
+export { forwardHeaders }
 
 /**
- * A page on a loopback origin (the Chunkscope app's Live panel) may call the upstream through the proxy: it gets the
- * CORS headers, including `Retry-After` and `x-request-id` for its failure codes. Null for other origins and for
- * clients that send none (servers, the harness): those are forwarded exactly as before.
+ * A page the guard let in (the Chunkscope app's Live panel) may call the upstream through the proxy: it gets the
+ * CORS headers, including `Retry-After` and `x-request-id` for its failure codes. Null for clients that send no
+ * Origin (servers, the harness): those are forwarded exactly as before.
  */
-function pageCors(req: IncomingMessage): Record<string, string> | null {
-  const allowed = corsHeaders(req)
-  if (allowed['access-control-allow-origin'] === undefined) return null
-  return { ...allowed, 'access-control-expose-headers': 'retry-after, x-request-id' }
+function pageCors(origin: string | null): Record<string, string> | null {
+  if (origin === null) return null
+  return { ...corsHeaders(origin), 'access-control-expose-headers': 'retry-after, x-request-id' }
 }
 
-/** The request's headers for the upstream; a loopback page's `Origin` and `Referer` stay here (not a browser call). */
-function upstreamHeaders(headers: IncomingHttpHeaders, fromPage: boolean): OutgoingHttpHeaders {
-  const out = forwardHeaders(headers)
-  if (fromPage) {
-    delete out['origin']
-    delete out['referer']
-  }
-  return out
+/** Whether the request may be a streamed chat completion (its body then decides: `RequestSniffer`). */
+function isChatPost(method: string, path: string): boolean {
+  return method === 'POST' && path.split('?')[0]!.endsWith('/chat/completions')
 }
 
-function responseHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out = forwardHeaders(headers)
-  delete out['content-length'] // the body is re-framed (chunked) as it streams
-  return out
+function jsonError(message: string, code: string): string {
+  return JSON.stringify({ error: { message, code } })
 }
 
-/** Header values as single strings, for httpFailure. */
-function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
-  return out
-}
-
-/** The chat completion a request asks to stream, or null when the response is not worth capturing. */
-function streamedChat(method: string, path: string, body: Buffer): { model: string | null } | null {
-  if (method !== 'POST' || !path.split('?')[0]!.endsWith('/chat/completions')) return null
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as { stream?: unknown; model?: unknown }
-    if (parsed.stream !== true) return null
-    return { model: typeof parsed.model === 'string' ? parsed.model : null }
-  } catch {
-    return null
-  }
-}
-
-function decompressor(encoding: string | undefined): Transform | null {
-  switch ((encoding ?? '').trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip()
-    case 'deflate':
-      return createInflate()
-    case 'br':
-      return createBrotliDecompress()
-    default:
-      return null
-  }
+function megabytes(bytes: number): string {
+  return `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`
 }
 
 const MAX_ERROR_BODY = 64 * 1024
+/** Body bytes a capture may have taken in ahead of its file before the upstream is paused. */
+const MAX_CAPTURE_AHEAD = 1024 * 1024
 
 /**
- * Starts the proxy. Every request is forwarded to `upstream` + its path (method, body, headers but hop-by-hop ones;
- * Authorization goes upstream and nowhere else); responses stream back chunk by chunk as they arrive. A POST
- * `…/chat/completions` with `stream: true` is captured: an event-stream response through the openai-sse translator,
- * an HTTP error as its `httpFailure` finish. One session log per captured response: `<out>/<id>.jsonl`.
+ * Starts the proxy. Every request is checked (`requestGuard`: Host and Origin, else 403), then forwarded to
+ * `upstream` + its path (method, headers but hop-by-hop ones; the body streamed as it arrives, up to
+ * `maxBodyBytes`, else 413); the response is streamed back unchanged. Streamed chat completions (and their HTTP
+ * errors) are captured, one session log per response under `out`, with every credential the request carried
+ * redacted; `${FEED_PREFIX}…` is the live feed. A connect, first-byte or idle timeout ends the exchange in
+ * `TIMEOUT`: a 504 when the client has no response yet, else the body is cut; the capture ends with that failure.
  */
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const upstream = new URL(options.upstream)
@@ -143,7 +87,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     throw new Error(`--upstream must be an http(s) URL, got ${upstream.protocol}`)
   const basePath = upstream.pathname.replace(/\/+$/, '')
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest
-  const log = options.log ?? (() => {})
+  const log = (line: string) => options.log?.(terminalText(line))
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const timeouts: ProxyTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
   await mkdir(options.out, { recursive: true })
   const runId = new Date().toISOString().replace(/[:.]/g, '-')
   const feed = new LiveFeed()
@@ -155,11 +101,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     req: IncomingMessage,
     status: number,
     model: string | null,
+    redactor: Redactor,
   ): Promise<Capture | null> => {
     counter += 1
     const id = `proxy-${runId}-${String(counter).padStart(4, '0')}`
     const file = `${id}.jsonl`
     const feedSink = {
+      listening: () => feed.size > 0,
       publishRecord: (captureId: string, record: Record<string, unknown>) =>
         feed.publish({ type: 'record', captureId, record }),
       publishCapture: (capture: CaptureSummary) => feed.publish({ type: 'capture', capture }),
@@ -168,13 +116,14 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     try {
       sink = fileSink(await open(join(options.out, file), 'wx'), feedSink)
     } catch (error) {
-      log(`chunkscope proxy: cannot write ${file}: ${(error as Error).message}`)
+      log(`chunkscope proxy: cannot write ${file}: ${redactor.text((error as Error).message)}`)
       sink = { write: async () => {}, close: async () => {}, ...feedSink }
     }
     const capture = new Capture(
       { id, file, method: req.method ?? 'POST', path: req.url ?? '/', model, status },
       sink,
-      (error) => log(`chunkscope proxy: writing ${file} failed: ${(error as Error).message}`),
+      (error) => log(`chunkscope proxy: writing ${file} failed: ${redactor.text((error as Error).message)}`),
+      redactor,
     )
     captures.set(id, capture)
     return capture
@@ -190,12 +139,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     },
   }
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+  const forward = (req: IncomingMessage, res: ServerResponse, origin: string | null) => {
     const path = req.url ?? '/'
     const method = req.method ?? 'GET'
-    // Chunkscope's own page (or any loopback page) calling through the proxy: the CORS the upstream may not give.
-    const cors = pageCors(req)
+    // Chunkscope's own page (or an allowed page) calling through the proxy: the CORS the upstream may not give.
+    const cors = pageCors(origin)
     if (cors !== null && method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      req.resume()
       res
         .writeHead(204, {
           ...cors,
@@ -208,17 +158,78 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         .end()
       return
     }
-    const chat = streamedChat(method, path, body)
+    const answer = (status: number, message: string, code: string) => {
+      if (res.headersSent) return void res.destroy()
+      res
+        .writeHead(status, { 'content-type': 'application/json', connection: 'close', ...cors })
+        .end(jsonError(message, code))
+    }
+    const tooLarge = () =>
+      answer(
+        413,
+        `chunkscope proxy: the request body is larger than ${megabytes(maxBody)} (--max-body-mb)`,
+        'PAYLOAD_TOO_LARGE',
+      )
+    const declared = Number(req.headers['content-length'] ?? 0)
+    if (declared > maxBody) {
+      req.resume()
+      return tooLarge()
+    }
+    const redactor = new Redactor(credentialsOf(req.headers, path))
+    const sniffer = isChatPost(method, path) ? new RequestSniffer() : null
     const controller = new AbortController()
     let capture: Capture | null = null
     let capturing: Promise<Capture | null> | null = null
     let clientGone = false
+    /** Set when the exchange ended on our side: a timeout or an oversized body (no 502 then). */
+    let ended: LlmFailure | 'too-large' | null = null
+    let timer: ReturnType<typeof setTimeout> | null = null
+    let received = 0
+    let bodyDone = false
+    let eventStream = false
+    const arm = (ms: number, what: string) => {
+      if (timer !== null) clearTimeout(timer)
+      timer = setTimeout(() => timeOut(`${what} within ${ms} ms`), ms)
+    }
+    const disarm = () => {
+      if (timer !== null) clearTimeout(timer)
+      timer = null
+    }
+    /** We cut the client's body after the upstream cut its own (or timed out): not the client going away. */
+    let cutting = false
     res.on('close', () => {
-      if (res.writableFinished) return
+      disarm()
+      if (res.writableFinished || cutting) return
       clientGone = true
       controller.abort()
       void capturing?.then((c) => c?.abort())
     })
+    const capture504 = (failure: LlmFailure) => {
+      const chat = sniffer?.result()
+      if (chat?.stream !== true) return
+      const started = startCapture(req, 504, chat.model, redactor)
+      starting.add(started)
+      capturing = started
+      void started.then((c) => c?.fail(failure))
+    }
+    const timeOut = (what: string) => {
+      timer = null
+      const failure: LlmFailure = {
+        message: `chunkscope proxy: the upstream ${upstream.origin} sent nothing: ${what}`,
+        code: 'TIMEOUT',
+      }
+      ended = failure
+      log(failure.message)
+      if (!res.headersSent) {
+        answer(504, failure.message, 'TIMEOUT')
+        if (capturing === null) capture504(failure)
+      } else if (eventStream) {
+        // An SSE comment says why in the raw stream; the cut then reads as STREAM_CLOSED to the client's parser.
+        res.write(`\n: ${failure.message} (TIMEOUT)\n\n`)
+      }
+      upstreamReq.destroy()
+    }
+
     const upstreamReq = send(
       {
         protocol: upstream.protocol,
@@ -230,26 +241,52 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         signal: controller.signal,
       },
       (upRes) => {
+        arm(timeouts.idleMs, 'no body byte')
         const status = upRes.statusCode ?? 502
         res.writeHead(status, upRes.statusMessage ?? '', { ...responseHeaders(upRes.headers), ...cors })
         res.flushHeaders()
-        const eventStream = String(upRes.headers['content-type'] ?? '').includes('text/event-stream')
-        const captureThis = chat !== null && (status >= 400 || (status < 300 && eventStream))
+        eventStream = String(upRes.headers['content-type'] ?? '').includes('text/event-stream')
+        // A response that comes before the body ended (an early 401, say) is not a stream the body asked for.
+        const chat = sniffer?.result() ?? null
+        const captureThis = chat?.stream === true && (status >= 400 || (status < 300 && eventStream))
         if (captureThis) {
-          const started = startCapture(req, status, chat.model)
+          const started = startCapture(req, status, chat.model, redactor)
           starting.add(started)
           capturing = started
         }
         const inflate = captureThis && status < 300 ? decompressor(upRes.headers['content-encoding']) : null
         const errorParts: Buffer[] = []
         let errorBytes = 0
+        // The upstream is paused while the client is slow or the capture's file lags behind (`holds`), so neither
+        // a slow reader nor a slow disk makes the proxy hold a fast upstream's body in memory.
+        const holds = new Set<'client' | 'disk'>()
+        const hold = (why: 'client' | 'disk') => {
+          holds.add(why)
+          upRes.pause()
+          disarm() // waiting on our side, not on the upstream
+        }
+        const release = (why: 'client' | 'disk') => {
+          holds.delete(why)
+          if (holds.size > 0 || upRes.destroyed) return
+          arm(timeouts.idleMs, 'no body byte')
+          upRes.resume()
+        }
+        let unwritten = 0
         const toCapture = (bytes: Buffer) => {
           if (!captureThis) return
           if (status >= 400) {
             if (errorBytes < MAX_ERROR_BODY) errorParts.push(bytes)
             errorBytes += bytes.length
-          } else if (capture !== null) capture.pushBytes(bytes)
-          else void capturing?.then((c) => c?.pushBytes(bytes))
+          } else if (capture !== null) {
+            capture.pushBytes(bytes)
+            unwritten += bytes.length
+            if (unwritten < MAX_CAPTURE_AHEAD || holds.has('disk')) return
+            hold('disk')
+            void capture.written.then(() => {
+              unwritten = 0
+              release('disk')
+            })
+          } else void capturing?.then((c) => c?.pushBytes(bytes))
         }
         void capturing?.then((c) => (capture = c))
         if (inflate !== null) {
@@ -257,19 +294,23 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
           inflate.on('error', () => {})
         }
         upRes.on('data', (bytes: Buffer) => {
+          // Pieces already read may still arrive while held: the idle clock restarts only on release.
+          if (holds.size === 0) arm(timeouts.idleMs, 'no body byte')
           if (!res.write(bytes)) {
-            upRes.pause()
-            res.once('drain', () => upRes.resume())
+            hold('client')
+            res.once('drain', () => release('client'))
           }
           if (inflate !== null) inflate.write(bytes)
           else toCapture(bytes)
         })
         upRes.on('error', () => {}) // surfaces as 'close' without `complete`
         upRes.on('close', () => {
-          const complete = upRes.complete
+          disarm()
+          const complete = upRes.complete && ended === null
           if (complete) res.end()
           else if (!clientGone) {
-            // The upstream cut the body: let the client see the same cut after the bytes it already has.
+            // The upstream cut the body (or we did): the client sees the same cut after the bytes it already has.
+            cutting = true
             const socket = res.socket
             if (socket !== null) socket.end()
             else res.destroy()
@@ -279,6 +320,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
             void capturing?.then((c) => {
               if (c === null) return
               if (clientGone) return c.abort()
+              if (ended !== null && ended !== 'too-large') return c.fail(ended)
               if (status >= 400) {
                 const text = Buffer.concat(errorParts).toString('utf8')
                 return c.fail(httpFailure(status, flatHeaders(upRes.headers), text))
@@ -293,32 +335,65 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         })
       },
     )
+    arm(timeouts.connectMs, 'no connection')
+    upstreamReq.on('socket', (socket) => {
+      // A kept-alive socket is already connected; a new one is up at `connect` (http) or `secureConnect` (https).
+      if (!socket.connecting) return disarm()
+      socket.once(upstream.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+        if (res.headersSent || ended !== null) return
+        if (bodyDone) arm(timeouts.firstByteMs, 'no response')
+        else disarm()
+      })
+    })
+    upstreamReq.on('finish', () => {
+      if (!res.headersSent && ended === null && timer === null) arm(timeouts.firstByteMs, 'no response')
+    })
     upstreamReq.on('error', (error: Error & { code?: string }) => {
-      if (clientGone) return
-      if (!res.headersSent) {
-        log(`chunkscope proxy: upstream ${upstream.host} unreachable: ${error.code ?? error.message}`)
-        res.writeHead(502, { 'content-type': 'application/json', ...cors }).end(
-          JSON.stringify({
-            error: {
-              message: `chunkscope proxy: upstream ${upstream.origin} unreachable (${error.code ?? error.message})`,
-              code: 'UPSTREAM_UNREACHABLE',
-            },
-          }),
-        )
+      disarm()
+      if (clientGone || ended !== null) return
+      if (res.headersSent) return // a cut after the head: the response's 'close' handles it
+      const why = redactor.text(error.code ?? error.message)
+      log(`chunkscope proxy: upstream ${upstream.host} unreachable: ${why}`)
+      answer(
+        502,
+        `chunkscope proxy: upstream ${upstream.origin} unreachable (${why})`,
+        'UPSTREAM_UNREACHABLE',
+      )
+    })
+
+    // The body goes upstream as it arrives (never held whole), counted against the limit.
+    req.on('data', (bytes: Buffer) => {
+      if (ended !== null) return
+      received += bytes.length
+      if (received > maxBody) {
+        ended = 'too-large'
+        disarm()
+        upstreamReq.destroy()
+        req.resume()
+        return tooLarge()
+      }
+      sniffer?.feed(bytes)
+      if (!upstreamReq.write(bytes)) {
+        req.pause()
+        upstreamReq.once('drain', () => req.resume())
       }
     })
-    upstreamReq.end(body)
+    req.on('end', () => {
+      bodyDone = true
+      if (ended === null) upstreamReq.end()
+    })
   }
 
+  let guard: (req: IncomingMessage) => GuardVerdict = () => ({ ok: false, reason: 'not listening yet' })
   const server = createServer({ noDelay: true }, (req, res) => {
-    const path = req.url ?? '/'
-    if (isFeedPath(path)) {
-      void serveFeed(req, res, feed, feedSource)
+    const verdict = guard(req)
+    // Refused before a byte goes upstream: a cross-site `text/plain` POST never reaches the provider.
+    if (!verdict.ok) return refuse(req, res, verdict.reason)
+    if (isFeedPath(req.url ?? '/')) {
+      void serveFeed(req, res, feed, feedSource, verdict.origin)
       return
     }
-    const parts: Buffer[] = []
-    req.on('data', (part: Buffer) => parts.push(part))
-    req.on('end', () => forward(req, res, Buffer.concat(parts)))
+    forward(req, res, verdict.origin)
   })
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
@@ -326,6 +401,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     server.listen(options.port ?? 0, host, () => resolve())
   })
   const { port } = server.address() as AddressInfo
+  guard = requestGuard({ host, port, allowedOrigins: options.allowedOrigins ?? [] })
   const shownHost = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shownHost}:${port}`,

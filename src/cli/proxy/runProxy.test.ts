@@ -33,12 +33,55 @@ describe('chunkscope proxy (command)', () => {
     expect(top.text).toContain('chunkscope proxy --upstream URL')
   })
 
-  it('refuses a missing or bad --upstream and a bad --port with exit 2', async () => {
-    for (const args of [[], ['--upstream', 'ftp://x'], ['--upstream', mock.url, '--port', 'nope']]) {
+  it('refuses a missing or bad --upstream, a bad --port, origin or limit with exit 2', async () => {
+    const bad = [
+      [[], '--upstream URL is required'],
+      [['--upstream', 'ftp://x'], '--upstream must be an http(s) URL'],
+      [['--port', 'nope'], '--port must be 0…65535'],
+      [['--allow-origin', 'https://app.example/path'], 'an origin has no path'],
+      [['--allow-origin', 'not a url'], 'not a URL'],
+      [['--max-body-mb', '0'], '--max-body-mb must be a positive number, got 0'],
+      [['--idle-timeout', 'soon'], '--idle-timeout must be a positive number, got soon'],
+    ] as const
+    for (const [args, problem] of bad) {
       const io = sink()
-      expect(await runProxy(args, io)).toBe(2)
+      const withUpstream =
+        args.length === 0 || args[0] === '--upstream' ? args : ['--upstream', mock.url, ...args]
+      expect(await runProxy(withUpstream, io)).toBe(2)
       expect(io.errors).toMatch(/^chunkscope proxy: /)
+      expect(io.errors).toContain(problem)
     }
+  })
+
+  it('takes the allowed origin and the limits from its flags', async () => {
+    const io = sink()
+    const args = [
+      '--upstream',
+      mock.url,
+      '--port',
+      '0',
+      '--out',
+      out,
+      '--allow-origin',
+      'https://App.example/',
+    ]
+    const code = await runProxy(
+      [...args, '--max-body-mb', '0.001', '--first-byte-timeout', '0.05'],
+      io,
+      async (server) => {
+        const allowed = await fetch(`${server.url}/__chunkscope/captures`, {
+          headers: { origin: 'https://app.example' },
+        })
+        expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example')
+        const big = await postRaw(`${server.url}/chat/completions`, { body: { pad: 'x'.repeat(2000) } })
+        expect(big.status).toBe(413)
+        const hung = await postRaw(`${server.url}/chat/completions`, {
+          headers: { 'x-mock-hostile': 'hang' },
+        })
+        expect(JSON.parse(hung.bytes.toString('utf8')).error.code).toBe('TIMEOUT')
+      },
+    )
+    expect(code).toBe(0)
   })
 
   it('serves until stopped, recording into --out', async () => {
