@@ -50,9 +50,15 @@ export function formatInspect(name: string, report: InspectReport): string {
     lines.push(
       `${stream.id}  ${plural(stream.seqs.length, 'chunk')} · finish ${finish}${stream.hasFinish ? '' : ' (no finish chunk)'} · ${recorded}`,
     )
-    if (stream.blocks === null) lines.push(`  assembly error: ${stream.error}`)
+    if (stream.errorSeq !== null)
+      lines.push(
+        `  push throws at seq ${stream.errorSeq}: ${stream.error} (the harness reads no further chunk)`,
+      )
+    else if (stream.blocks === null) lines.push(`  assembly error: ${stream.error}`)
     else if (stream.blocks.length === 0) lines.push('  (no blocks)')
     else for (const block of stream.blocks) lines.push(`  ${describeBlock(block)}`)
+    if (stream.interruptedBlocksError !== null)
+      lines.push(`  interruptedBlocks() throws: ${stream.interruptedBlocksError}`)
     if (stream.usage !== null)
       lines.push(`  usage in ${stream.usage.inputTokens} / out ${stream.usage.outputTokens}`)
     if (stream.ignored.length > 0)

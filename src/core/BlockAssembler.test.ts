@@ -196,11 +196,13 @@ describe('BlockAssembler details', () => {
     expect(a.replayState).toBeUndefined()
   })
 
-  it('records an unknown chunk instead of throwing and leaves the state unchanged', () => {
+  it('records the throw of an unknown chunk instead of throwing, and leaves the state unchanged', () => {
     const a = assemble([td(0, 'a')])
+    // The harness's message (its assertNever), checked against its assembler.ts run on this chunk.
     expect(a.push({ type: 'video-delta', index: 0 })).toEqual({
       kind: 'unknown-chunk',
       chunkType: 'video-delta',
+      error: 'unreachable variant in BlockAssembler.push: {"type":"video-delta","index":0}',
     })
     expect(a.blocks()).toEqual([text('a')])
   })

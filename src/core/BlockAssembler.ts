@@ -1,11 +1,22 @@
 import type { Effect } from './effects'
-import type {
-  AnyChunk,
-  ContentBlock,
-  FinishReason,
-  ReplayEnvelope,
-  StreamChunk,
-  TokenUsage,
+import {
+  asHarness,
+  entriesLength,
+  filterEntries,
+  harnessThrowOf,
+  hasVisibleText,
+  HarnessThrow,
+  nullishRead,
+  unreachableVariant,
+} from './harnessThrows'
+import {
+  isStreamChunk,
+  type AnyChunk,
+  type ContentBlock,
+  type FinishReason,
+  type ReplayEnvelope,
+  type StreamChunk,
+  type TokenUsage,
 } from './protocol'
 
 /**
@@ -22,8 +33,16 @@ export type PartialBlock = {
   block?: ContentBlock
 }
 
+/**
+ * The push that threw in the harness (PROTOCOL.md §3): its message, and its position among this assembler's pushes
+ * (-1 when it came before an imported state). The harness's agent loop reads no chunk after it.
+ */
+export type PushFailure = { readonly message: string; readonly pos: number }
+
 /** See {@link BlockAssembler.snapshot}. */
 export type AssemblerSnapshot = {
+  readonly pushed: number
+  readonly failure: PushFailure | undefined
   readonly orderLength: number
   readonly open: readonly (readonly [number, Readonly<PartialBlock>])[]
   readonly usage: TokenUsage | undefined
@@ -41,7 +60,11 @@ export type AssemblerState = {
   readonly usage?: TokenUsage
   readonly finish?: FinishReason
   readonly replayState?: ReplayEnvelope
+  /** The message of a push that threw before this state: every later chunk is `after-error`. */
+  readonly failure?: string
 }
+
+type Ensured = { readonly index: number; readonly implicit: boolean }
 
 export type AssembledBlocks = {
   /** `order.map(assemble)`, before max-tokens drops tool calls. */
@@ -53,10 +76,15 @@ export type AssembledBlocks = {
 
 /**
  * A faithful re-implementation of DeepSeek Harness's BlockAssembler (PROTOCOL.md §3): same state, same JavaScript
- * operations, same results byte for byte, including the read-side throw for open blocks of unknown type.
+ * operations in the same order, same results byte for byte, and the same throws with the harness's words: the
+ * read-side throw for open blocks of unknown type, `interruptedBlocks()` over a closed block whose text is not a
+ * string, a misshapen `replayState.blocks`.
  *
- * Two additions, neither of which changes a result: `push` returns the {@link Effect} it had (§4), and a chunk
- * whose type is not one of the seven is recorded as `unknown-chunk` instead of throwing (§3 A7).
+ * Where the harness's `push` throws (an unknown chunk type, §3 A7; a block-end whose block is null; text that
+ * cannot become a string) this `push` records the throw as {@link BlockAssembler.failure} and returns it as an
+ * effect, leaving the state exactly as the harness's is after its throw. Its agent loop stops reading the stream
+ * there, so every later push is `after-error` and changes nothing. `push` also returns the {@link Effect} it had
+ * (§4); no effect changes a result.
  *
  * @example
  * const a = new BlockAssembler()
@@ -72,11 +100,37 @@ export class BlockAssembler {
   private storedReplayState: ReplayEnvelope | undefined
   /** Partials without a block; kept in step so checkpoint spacing can read it in O(1). */
   private open = 0
+  private pushed = 0
+  private storedFailure: PushFailure | undefined
+  /** The index this push's `ensure` reached, so a push that throws after it can name its block. */
+  private ensured: Ensured | undefined
 
   push(input: AnyChunk): Effect {
-    const malformed = malformation(input)
-    if (malformed !== null) return { kind: 'unknown-chunk', chunkType: String(input.type) }
-    // `malformation` returned null, so the chunk is one of the seven with the fields the harness dereferences.
+    const pos = this.pushed
+    this.pushed += 1
+    if (this.storedFailure !== undefined) return { kind: 'after-error' }
+    this.ensured = undefined
+    try {
+      return this.apply(input)
+    } catch (thrown) {
+      const error = harnessThrowOf(thrown).message
+      this.storedFailure = { message: error, pos }
+      const type = typeof input === 'object' && input !== null ? input.type : undefined
+      if (!isStreamChunk({ type } as AnyChunk)) {
+        const chunkType = typeof type === 'string' ? type : (JSON.stringify(type) ?? String(type))
+        return { kind: 'unknown-chunk', chunkType, error }
+      }
+      // `apply` may have set it: TypeScript cannot see that through the call.
+      const ensured = this.ensured as Ensured | undefined
+      if (ensured === undefined) return { kind: 'push-error', error }
+      return { kind: 'push-error', error, index: ensured.index, implicit: ensured.implicit }
+    }
+  }
+
+  /** The harness's `push`, step for step; throws where it throws (the caller records the failure). */
+  private apply(input: AnyChunk): Effect {
+    const value: unknown = input
+    if (value === null || value === undefined) throw nullishRead(value, 'type')
     const chunk = input as StreamChunk
     switch (chunk.type) {
       case 'block-start': {
@@ -93,8 +147,9 @@ export class BlockAssembler {
         const implicit = !this.partials.has(chunk.index)
         const partial = this.ensure(chunk.index, chunk.type === 'text-delta' ? 'text' : 'reasoning')
         if (partial.block) return { kind: 'ignored-straggler', index: chunk.index }
-        partial.text += chunk.text
-        return { kind: 'append-text', index: chunk.index, chars: String(chunk.text).length, implicit }
+        const before = partial.text.length
+        partial.text = asHarness(() => partial.text + chunk.text)
+        return { kind: 'append-text', index: chunk.index, chars: partial.text.length - before, implicit }
       }
       case 'tool-call-delta': {
         // A3: every delta overwrites the id ('' included); an empty name is ignored.
@@ -106,21 +161,21 @@ export class BlockAssembler {
         const nameChanged =
           Boolean(chunk.name) && partial.toolCallName !== undefined && partial.toolCallName !== chunk.name
         if (chunk.name) partial.toolCallName = chunk.name
-        partial.toolCallArguments += chunk.argumentsDelta
-        return {
-          kind: 'append-arguments',
-          index: chunk.index,
-          chars: String(chunk.argumentsDelta).length,
-          implicit,
-          idChanged,
-          nameChanged,
-        }
+        const before = partial.toolCallArguments.length
+        partial.toolCallArguments = asHarness(() => partial.toolCallArguments + chunk.argumentsDelta)
+        const chars = partial.toolCallArguments.length - before
+        return { kind: 'append-arguments', index: chunk.index, chars, implicit, idChanged, nameChanged }
       }
       case 'block-end': {
-        // A4: first close wins, even when its type or content differs from the deltas.
+        // The harness reads `chunk.block.type` before anything else: a null or missing block throws here.
+        const block: unknown = chunk.block
+        if (block === null || block === undefined) throw nullishRead(block, 'type')
         const implicit = !this.partials.has(chunk.index)
-        const partial = this.ensure(chunk.index, chunk.block.type)
+        const partial = this.ensure(chunk.index, (block as { type?: unknown }).type as string)
+        // A4: first close wins, even when its type or content differs from the deltas.
         if (partial.block) return { kind: 'ignored-reclose', index: chunk.index }
+        // Every later test is `if (partial.block)`: a falsy block freezes nothing, so it is not stored.
+        if (!block) return { kind: 'close-without-block', index: chunk.index, implicit }
         partial.block = chunk.block
         this.open -= 1
         return { kind: 'close', index: chunk.index, implicit, block: chunk.block }
@@ -138,11 +193,15 @@ export class BlockAssembler {
         this.storedReplayState = chunk.replayState
         return { kind: replaced ? 'finish-replaced' : 'finish-set' }
       }
+      default:
+        // A7: the harness's `assertNever(chunk, 'BlockAssembler.push')`.
+        throw unreachableVariant(input)
     }
   }
 
   private ensure(index: number, blockType: string): PartialBlock {
     let partial = this.partials.get(index)
+    this.ensured = { index, implicit: partial === undefined }
     if (!partial) {
       partial = { blockType, text: '', toolCallArguments: '' }
       this.partials.set(index, partial)
@@ -154,7 +213,7 @@ export class BlockAssembler {
 
   /** The block an index yields now; throws for an open block of a type other than text/reasoning/tool-call. */
   private assemble(partial: PartialBlock, index: number): ContentBlock {
-    return partial.block ?? assembleOpen(partial, index)
+    return partial.block ? partial.block : assembleOpen(partial, index)
   }
 
   /** One pass computing blocks and replayState together, so they cannot disagree (§3 read side). */
@@ -164,16 +223,10 @@ export class BlockAssembler {
     const blocks = dropsToolCalls ? all.filter((block) => block.type !== 'tool-call') : all
     const envelope = this.storedReplayState
     if (envelope?.blocks === undefined) return { all, blocks, replayState: envelope }
-    if (envelope.blocks.length !== all.length) return { all, blocks, replayState: undefined }
+    if (entriesLength(envelope.blocks) !== all.length) return { all, blocks, replayState: undefined }
     if (blocks.length === all.length) return { all, blocks, replayState: envelope }
-    return {
-      all,
-      blocks,
-      replayState: {
-        response: envelope.response,
-        blocks: envelope.blocks.filter((_, position) => all[position]?.type !== 'tool-call'),
-      },
-    }
+    const entries = filterEntries(envelope.blocks, (position) => all[position]?.type !== 'tool-call')
+    return { all, blocks, replayState: { response: envelope.response, blocks: entries } }
   }
 
   /**
@@ -184,19 +237,31 @@ export class BlockAssembler {
     return this.assembled().blocks
   }
 
-  /** The text and reasoning blocks a cancelled stream keeps (§3): never throws for unknown block types. */
+  /**
+   * The text and reasoning blocks a cancelled stream keeps (§3): never throws for unknown block types, but throws
+   * as the harness's `block.text.trim()` does for a closed text or reasoning block whose text is not a string.
+   */
   interruptedBlocks(): ContentBlock[] {
     const kept: ContentBlock[] = []
     for (const index of this.order) {
       const partial = this.mustGet(index)
-      const type = partial.block?.type ?? partial.blockType
+      // `?.` on a non-object block (a block-end's `block: 5`) reads undefined, as in the harness.
+      const type = (partial.block as { type?: unknown } | undefined)?.type ?? partial.blockType
       if (type !== 'text' && type !== 'reasoning') continue
       const block = this.assemble(partial, index)
-      if ((block.type === 'text' || block.type === 'reasoning') && String(block['text']).trim() !== '') {
+      const blockType = (block as { type?: unknown }).type
+      if (
+        (blockType === 'text' || blockType === 'reasoning') &&
+        hasVisibleText((block as { text?: unknown }).text)
+      )
         kept.push(block)
-      }
     }
     return kept
+  }
+
+  /** The push that threw, if one did: the harness's result is that error, and it read no chunk after it. */
+  get failure(): PushFailure | undefined {
+    return this.storedFailure
   }
 
   get usage(): TokenUsage | undefined {
@@ -250,6 +315,8 @@ export class BlockAssembler {
     }
     copy.order = this.order.slice()
     copy.open = this.open
+    copy.pushed = this.pushed
+    copy.storedFailure = this.storedFailure
     copy.storedUsage = this.storedUsage
     copy.storedFinish = this.storedFinish
     copy.storedReplayState = this.storedReplayState
@@ -267,6 +334,8 @@ export class BlockAssembler {
       if (!partial.block) open.push([index, { ...partial }])
     }
     return {
+      pushed: this.pushed,
+      failure: this.storedFailure,
       orderLength: this.order.length,
       open,
       usage: this.storedUsage,
@@ -282,6 +351,8 @@ export class BlockAssembler {
     for (const index of restored.order) restored.partials.set(index, later.mustGet(index))
     for (const [index, partial] of snapshot.open) restored.partials.set(index, { ...partial })
     restored.open = snapshot.open.length
+    restored.pushed = snapshot.pushed
+    restored.storedFailure = snapshot.failure
     restored.storedUsage = snapshot.usage
     restored.storedFinish = snapshot.finish
     restored.storedReplayState = snapshot.replayState
@@ -296,6 +367,7 @@ export class BlockAssembler {
       ...(this.storedUsage !== undefined ? { usage: this.storedUsage } : {}),
       ...(this.storedFinish !== undefined ? { finish: this.storedFinish } : {}),
       ...(this.storedReplayState !== undefined ? { replayState: this.storedReplayState } : {}),
+      ...(this.storedFailure !== undefined ? { failure: this.storedFailure.message } : {}),
     }
   }
 
@@ -320,6 +392,8 @@ export class BlockAssembler {
     this.storedUsage = state.usage
     this.storedFinish = state.finish
     this.storedReplayState = state.replayState
+    this.pushed = 0
+    this.storedFailure = state.failure === undefined ? undefined : { message: state.failure, pos: -1 }
   }
 
   private mustGet(index: number): PartialBlock {
@@ -331,6 +405,11 @@ export class BlockAssembler {
 
 /** §3: an open partial assembles by blockType; any other type throws, exactly as the harness does. */
 export function assembleOpen(partial: Readonly<PartialBlock>, index: number): ContentBlock {
+  // The templates below turn an index or block type into text: V8's words if that throws (harnessThrows.ts).
+  return asHarness(() => assembleByType(partial, index))
+}
+
+function assembleByType(partial: Readonly<PartialBlock>, index: number): ContentBlock {
   switch (partial.blockType) {
     case 'text':
       return { type: 'text', text: partial.text }
@@ -345,29 +424,6 @@ export function assembleOpen(partial: Readonly<PartialBlock>, index: number): Co
         arguments: partial.toolCallArguments,
       }
     default:
-      throw new Error(`cannot assemble incomplete block of type "${partial.blockType}"`)
-  }
-}
-
-/**
- * Why the harness's push would throw on this chunk, or null when it would not. Unknown types throw in the
- * harness (A7); so does a block-end whose `block` cannot be read. Chunkscope records both as unknown chunks.
- */
-export function malformation(chunk: AnyChunk): string | null {
-  if (chunk === null || typeof chunk !== 'object') return 'not an object'
-  switch (chunk.type) {
-    case 'block-start':
-    case 'text-delta':
-    case 'reasoning-delta':
-    case 'tool-call-delta':
-    case 'usage':
-    case 'finish':
-      return null
-    case 'block-end': {
-      const block: unknown = (chunk as { block?: unknown }).block
-      return block !== null && typeof block === 'object' ? null : 'block-end without a block object'
-    }
-    default:
-      return `unknown chunk type ${JSON.stringify(chunk.type)}`
+      throw new HarnessThrow(`cannot assemble incomplete block of type "${partial.blockType}"`)
   }
 }

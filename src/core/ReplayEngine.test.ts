@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { analyzeStream } from './analyzeStream'
-import { isStreamChunk } from './protocol'
+import { BlockAssembler } from './BlockAssembler'
 import { ReplayBuilder, ReplayEngine } from './ReplayEngine'
 import { anyStream } from '../test/arbitraries'
 import { be, bs, finish, rd, reasoning, sourced, td, text, usage } from '../test/chunks'
@@ -98,13 +98,9 @@ describe('ReplayEngine', () => {
             const { k: _k, total, partials, last, findingCount, ignoredCount, ...read } = frame
             void [_k, total, partials, last, findingCount, ignoredCount]
             expect(read).toEqual(freshFrame(stream, k))
-            expect(partials.map((p) => p.life.index)).toEqual([
-              ...new Set(
-                stream
-                  .slice(0, k)
-                  .flatMap((s) => (isStreamChunk(s.chunk) && 'index' in s.chunk ? [s.chunk.index] : [])),
-              ),
-            ])
+            const fresh = new BlockAssembler()
+            for (const s of stream.slice(0, k)) fresh.push(s.chunk)
+            expect(partials.map((p) => p.life.index)).toEqual(fresh.indexes)
           }
         },
       ),

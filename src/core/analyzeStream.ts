@@ -1,4 +1,5 @@
 import { BlockAssembler } from './BlockAssembler'
+import { harnessThrowOf } from './harnessThrows'
 import { StreamChecker, type Finding } from './checks'
 import { ignoredKindOf, type Effect, type IgnoredKind } from './effects'
 import type { ContentBlock, FinishReason, ReplayEnvelope, SourcedChunk, TokenUsage } from './protocol'
@@ -12,10 +13,15 @@ export type IgnoredChunk = {
 
 /** What a whole stream assembles to: the `streams[]` entry of `chunkscope inspect --json`, minus identity. */
 export type StreamResult = {
-  /** `blocks()`, or null when assembly throws. */
+  /** `blocks()`, or null when the harness throws: at a push (`errorPos`) or while reading `blocks()`. */
   readonly blocks: ContentBlock[] | null
+  /** The harness's error message, word for word (PROTOCOL.md §3). */
   readonly error: string | null
-  readonly interruptedBlocks: ContentBlock[]
+  /** Position of the chunk whose push threw; null when nothing threw or the throw came from reading. */
+  readonly errorPos: number | null
+  /** `interruptedBlocks()`, or null when it throws (`interruptedBlocksError`). */
+  readonly interruptedBlocks: ContentBlock[] | null
+  readonly interruptedBlocksError: string | null
   readonly finish: FinishReason
   readonly hasFinish: boolean
   readonly usage: TokenUsage | null
@@ -69,29 +75,44 @@ export class AssemblyPass {
 /** What the assembler's read side yields at one moment. */
 export type AssemblyRead = Pick<
   StreamResult,
-  'blocks' | 'error' | 'interruptedBlocks' | 'finish' | 'hasFinish' | 'usage' | 'replayState'
+  | 'blocks'
+  | 'error'
+  | 'errorPos'
+  | 'interruptedBlocks'
+  | 'interruptedBlocksError'
+  | 'finish'
+  | 'hasFinish'
+  | 'usage'
+  | 'replayState'
 >
 
-/** Reads everything the assembler yields, turning the read-side throw into `error` (PROTOCOL.md §3). */
+/**
+ * Reads everything the assembler yields, turning each harness throw into an error message (PROTOCOL.md §3). After a
+ * push that threw, the harness's result is that error: no `blocks()`, no replayState. `interruptedBlocks()` is still
+ * what its assembler holds at the throw, which is all a cancel at that moment could keep.
+ */
 export function readAssembler(assembler: BlockAssembler): AssemblyRead {
-  let blocks: ContentBlock[] | null = null
-  let replayState: ReplayEnvelope | null = null
-  let error: string | null = null
-  try {
-    const assembled = assembler.assembled()
-    blocks = assembled.blocks
-    replayState = assembled.replayState ?? null
-  } catch (thrown) {
-    error = thrown instanceof Error ? thrown.message : String(thrown)
-  }
+  const failure = assembler.failure
+  const read = failure === undefined ? attempt(() => assembler.assembled()) : { error: failure.message }
+  const interrupted = attempt(() => assembler.interruptedBlocks())
   return {
-    blocks,
-    error,
-    interruptedBlocks: assembler.interruptedBlocks(),
+    blocks: read.value?.blocks ?? null,
+    error: read.error ?? null,
+    errorPos: failure === undefined || failure.pos < 0 ? null : failure.pos,
+    interruptedBlocks: interrupted.value ?? null,
+    interruptedBlocksError: interrupted.error ?? null,
     finish: assembler.finish,
     hasFinish: assembler.hasFinish,
     usage: assembler.usage ?? null,
-    replayState,
+    replayState: read.value?.replayState ?? null,
+  }
+}
+
+function attempt<T>(read: () => T): { value?: T; error?: string } {
+  try {
+    return { value: read() }
+  } catch (thrown) {
+    return { error: harnessThrowOf(thrown).message }
   }
 }
 

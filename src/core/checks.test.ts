@@ -144,16 +144,41 @@ describe('checks (PROTOCOL.md §5)', () => {
     ).toEqual(['end-without-start@0', 'end-without-start@1', 'replay-misaligned@3'])
   })
 
-  it('unknown-block-type and unknown-chunk', () => {
+  it('unknown-block-type', () => {
+    const result = analyzeStream(
+      sourced([bs(0, 'video'), usage(1, 1), finish('error', { message: 'm', code: 'X' })]),
+    )
+    expect(result.findings.map((f) => `${f.rule}@${f.seq}`)).toEqual(['unknown-block-type@2'])
+    expect(result.blocks).toBeNull()
+    expect(result.error).toBe('cannot assemble incomplete block of type "video"')
+  })
+
+  it('unknown-chunk: the harness stops at the throw, so nothing after it is checked', () => {
     const result = analyzeStream(
       sourced([bs(0, 'video'), { type: 'ping' }, usage(1, 1), finish('error', { message: 'm', code: 'X' })]),
     )
+    expect(result.findings.map((f) => `${f.rule}@${f.seq}`)).toEqual(['unknown-chunk@1'])
+    expect(result.error).toBe('unreachable variant in BlockAssembler.push: {"type":"ping"}')
+    expect(result.errorPos).toBe(1)
+  })
+
+  it('end-without-block and block-text-invalid', () => {
+    const result = analyzeStream(
+      sourced([
+        td(0, 'a'),
+        { type: 'block-end', index: 0, block: 0 },
+        { type: 'block-end', index: 0, block: { type: 'text', text: 5 } },
+        usage(1, 1),
+        finish('stop'),
+      ]),
+    )
     expect(result.findings.map((f) => `${f.rule}@${f.seq}`)).toEqual([
-      'unknown-chunk@1',
-      'unknown-block-type@3',
+      'delta-without-start@0',
+      'end-without-block@1',
+      'block-text-invalid@2',
+      'end-content-mismatch@2',
     ])
-    expect(result.blocks).toBeNull()
-    expect(result.error).toBe('cannot assemble incomplete block of type "video"')
+    expect(result.interruptedBlocksError).toBe('block.text.trim is not a function')
   })
 
   it('lists ignored chunks with their kind', () => {

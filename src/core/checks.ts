@@ -30,6 +30,9 @@ export const RULES = {
   'replay-misaligned': 'warning',
   'unknown-block-type': 'error',
   'unknown-chunk': 'error',
+  'end-without-block': 'error',
+  'block-text-invalid': 'error',
+  'replay-state-invalid': 'error',
   'recorded-mismatch': 'error',
 } as const satisfies Record<string, Severity>
 
@@ -80,12 +83,18 @@ export class StreamChecker {
     const add = (rule: RuleId, message: string): void => {
       this.findings.push({ rule, severity: RULES[rule], seq, message, pos })
     }
-    if (this.finishSeen) add('chunk-after-finish', `${chunk.type} after the stream's finish`)
-    if (!isStreamChunk(chunk) || effect.kind === 'unknown-chunk') {
+    // The harness's agent loop stopped at the push that threw: it never checks, or even reads, what follows.
+    if (effect.kind === 'after-error') return
+    if (this.finishSeen) add('chunk-after-finish', `${show(chunk.type)} after the stream's finish`)
+    if (effect.kind === 'unknown-chunk' || effect.kind === 'push-error' || !isStreamChunk(chunk)) {
       const why = isStreamChunk(chunk)
-        ? 'block-end without a block object'
-        : `unknown chunk type ${JSON.stringify(chunk.type)}`
-      add('unknown-chunk', `${why}; the harness would throw here, Chunkscope leaves the state unchanged`)
+        ? `a ${chunk.type} the harness cannot read`
+        : 'not one of the seven chunk types'
+      const error = 'error' in effect ? effect.error : ''
+      add(
+        'unknown-chunk',
+        `${why}: the harness's push throws "${error}" here, so its agent loop reads no further chunk and the attempt ends in that error`,
+      )
       return
     }
     if (chunk.type === 'usage') {
@@ -108,10 +117,10 @@ export class StreamChecker {
     const isNew = !this.seen.has(index)
     if (isNew) {
       if (validIndex && index !== this.seen.size) {
-        add('index-order', `block ${index} opened where block ${this.seen.size} was expected next`)
+        add('index-order', `block ${show(index)} opened where block ${this.seen.size} was expected next`)
       }
       if (this.open.size > 0) {
-        add('blocks-overlap', `block ${index} opens while ${describeOpen(this.open)} still open`)
+        add('blocks-overlap', `block ${show(index)} opens while ${describeOpen(this.open)} still open`)
       }
       this.seen.add(index)
       this.open.add(index)
@@ -121,14 +130,15 @@ export class StreamChecker {
 
     switch (chunk.type) {
       case 'block-start':
-        if (!isNew) add('start-duplicate', `second block-start for block ${index}; ignored`)
+        if (!isNew) add('start-duplicate', `second block-start for block ${show(index)}; ignored`)
         return
       case 'text-delta':
       case 'reasoning-delta':
       case 'tool-call-delta': {
-        if (isNew) add('delta-without-start', `block ${index} begins with a ${chunk.type} (no block-start)`)
+        if (isNew)
+          add('delta-without-start', `block ${show(index)} begins with a ${chunk.type} (no block-start)`)
         if (effect.kind === 'ignored-straggler') {
-          add('delta-after-end', `${chunk.type} for block ${index} after its block-end; ignored`)
+          add('delta-after-end', `${chunk.type} for block ${show(index)} after its block-end; ignored`)
           return
         }
         this.acceptedDeltas.set(index, (this.acceptedDeltas.get(index) ?? 0) + 1)
@@ -136,23 +146,41 @@ export class StreamChecker {
         if (partial && partial.blockType !== expected) {
           const lost =
             partial.blockType === 'tool-call' ? ' (its text is lost: tool calls assemble from arguments)' : ''
-          add('delta-type-mismatch', `${chunk.type} into ${partial.blockType} block ${index}${lost}`)
+          add(
+            'delta-type-mismatch',
+            `${chunk.type} into ${show(partial.blockType)} block ${show(index)}${lost}`,
+          )
         }
         return
       }
       case 'block-end': {
         if (effect.kind === 'ignored-reclose') {
-          add('end-duplicate', `second block-end for block ${index}; ignored (first close wins)`)
+          add('end-duplicate', `second block-end for block ${show(index)}; ignored (first close wins)`)
           return
+        }
+        if (effect.kind === 'close-without-block') {
+          add(
+            'end-without-block',
+            `block-end for block ${show(index)} carries ${show(chunk.block)} as its block; the harness tests \`if (partial.block)\`, so block ${show(index)} stays open and assembles from its deltas`,
+          )
+          return
+        }
+        const closedType: unknown = (chunk.block as { type?: unknown }).type
+        const closedText: unknown = (chunk.block as { text?: unknown }).text
+        if ((closedType === 'text' || closedType === 'reasoning') && typeof closedText !== 'string') {
+          add(
+            'block-text-invalid',
+            `block-end for block ${show(index)}: a ${closedType} block whose text is ${show(closedText)}, not a string; the harness's interruptedBlocks() throws on it, so a cancel after this chunk keeps nothing`,
+          )
         }
         this.open.delete(index)
         this.started.delete(index)
-        if (isNew) add('end-without-start', `block-end for block ${index}, never seen before`)
+        if (isNew) add('end-without-start', `block-end for block ${show(index)}, never seen before`)
         if (!partial) return
         if (chunk.block.type !== partial.blockType) {
           add(
             'end-type-mismatch',
-            `block-end type ${chunk.block.type} for a ${partial.blockType} block ${index}`,
+            `block-end type ${show(chunk.block.type)} for a ${show(partial.blockType)} block ${show(index)}`,
           )
         }
         if ((this.acceptedDeltas.get(index) ?? 0) > 0) {
@@ -160,7 +188,7 @@ export class StreamChecker {
           if (streamed !== null && !jsonEqual(streamed, chunk.block)) {
             add(
               'end-content-mismatch',
-              `block-end for block ${index} differs from what its deltas built; the block-end wins`,
+              `block-end for block ${show(index)} differs from what its deltas built; the block-end wins`,
             )
           }
         }
@@ -177,7 +205,8 @@ export class StreamChecker {
     const add = (rule: RuleId, message: string): void => {
       this.findings.push({ rule, severity: RULES[rule], seq, message, pos })
     }
-    if (pos < 0) return this.findings
+    // A push threw: the harness's attempt ended in that error (reported at its chunk), not at a stream end.
+    if (pos < 0 || assembler.failure !== undefined) return this.findings
     if (!assembler.hasFinish)
       add('finish-missing', 'the stream ends without a finish chunk; it reads as stop')
     else if (this.usageCount === 0) add('usage-missing', 'the stream has a finish but no usage chunk')
@@ -186,7 +215,13 @@ export class StreamChecker {
     try {
       assembled = assembler.assembled()
     } catch (error) {
-      add('unknown-block-type', error instanceof Error ? error.message : String(error))
+      const message = error instanceof Error ? error.message : String(error)
+      if (message.startsWith('cannot assemble')) add('unknown-block-type', message)
+      else
+        add(
+          'replay-state-invalid',
+          `reading the result throws "${message}": the finish's replayState.blocks is not an array`,
+        )
       return this.findings
     }
     const finish = assembler.finish
@@ -212,12 +247,12 @@ export class StreamChecker {
       if (call.id === '' || synthesized) {
         add(
           'tool-call-id-missing',
-          `tool call in block ${index} has ${synthesized ? `the synthesized id ${String(call.id)}` : 'an empty id'}`,
+          `tool call in block ${show(index)} has ${synthesized ? `the synthesized id ${show(call.id)}` : 'an empty id'}`,
         )
       }
       if (dropped > 0) continue // only kept blocks are checked for arguments
       if (!isValidJson(call.arguments)) {
-        add('tool-arguments-invalid', `tool call in block ${index}: arguments are not valid JSON`)
+        add('tool-arguments-invalid', `tool call in block ${show(index)}: arguments are not valid JSON`)
       }
     }
     const envelope = assembler.rawReplayState
@@ -233,14 +268,27 @@ export class StreamChecker {
 
 /** "block 3 is" / "blocks 0, 1 are" / "blocks 0, 1, 2, … (20000 in all) are": bounded, whatever the count. */
 function describeOpen(open: ReadonlySet<number>): string {
-  if (open.size === 1) return `block ${[...open][0]} is`
+  if (open.size === 1) return `block ${show([...open][0])} is`
   const shown: number[] = []
   for (const index of open) {
     if (shown.length === 3) break
     shown.push(index)
   }
-  return `blocks ${shown.join(', ')}${open.size > 3 ? `, … (${open.size} in all)` : ''} are`
+  return `blocks ${shown.map(show).join(', ')}${open.size > 3 ? `, … (${open.size} in all)` : ''} are`
 }
+
+/** Any value a chunk carries, as message text that never throws (an object with its own `toString` key would). */
+export function showValue(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number') return String(value)
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return typeof value
+  }
+}
+
+const show = showValue
 
 function tryAssembleOpen(partial: Parameters<typeof assembleOpen>[0], index: number): ContentBlock | null {
   try {

@@ -38,7 +38,29 @@ export type Effect =
   | { readonly kind: 'usage-replaced' }
   | { readonly kind: 'finish-set' }
   | { readonly kind: 'finish-replaced' }
-  | { readonly kind: 'unknown-chunk'; readonly chunkType: string }
+  /**
+   * Not one of the seven chunk types: the harness's push throws `error` (§3 A7) and its agent loop reads no further
+   * chunk of the stream.
+   */
+  | { readonly kind: 'unknown-chunk'; readonly chunkType: string; readonly error: string }
+  /**
+   * A known chunk type whose fields the harness cannot read (a block-end with `block: null`, text that cannot
+   * become a string): its push throws `error`. When the throw came after `ensure`, the block exists (`index`).
+   */
+  | { readonly kind: 'push-error'; readonly error: string }
+  | {
+      readonly kind: 'push-error'
+      readonly error: string
+      readonly index: number
+      readonly implicit: boolean
+    }
+  /**
+   * A block-end whose `block` is `0`, `''` or `false`: the harness stores it, but every later test is
+   * `if (partial.block)`, so the block stays open and assembles from its deltas.
+   */
+  | { readonly kind: 'close-without-block'; readonly index: number; readonly implicit: boolean }
+  /** A chunk after one whose push threw: the harness never reads it (its stream consumer stopped there). */
+  | { readonly kind: 'after-error' }
 
 export type EffectKind = Effect['kind']
 
@@ -56,6 +78,9 @@ export const EFFECT_KINDS = [
   'finish-set',
   'finish-replaced',
   'unknown-chunk',
+  'push-error',
+  'close-without-block',
+  'after-error',
 ] as const satisfies readonly EffectKind[]
 
 const IMPLICIT_BIT = 0x80

@@ -148,6 +148,8 @@ export type AssistantMessage = {
   readonly [key: string]: unknown
 }
 
-export function assertNever(value: never, where: string): never {
-  throw new Error(`unreachable variant in ${where}: ${JSON.stringify(value)}`)
+/** Worded as the harness's own helper: the value as JSON (`String(value)` when JSON has no text for it). */
+export function assertNever(value: never, where?: string): never {
+  const rendered = (JSON.stringify(value) as string | undefined) ?? String(value)
+  throw new Error(`unreachable variant${where ? ` in ${where}` : ''}: ${rendered}`)
 }

@@ -200,6 +200,9 @@ export function compareRecorded(attempt: Attempt): RecordedComparison | null {
   for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
   let assembled: ContentBlock[]
   try {
+    // A push that threw ended the harness's attempt in that error (§3): it assembled nothing to record.
+    const failure = assembler.failure
+    if (failure !== undefined) throw new Error(failure.message)
     assembled = recorded.interrupted ? assembler.interruptedBlocks() : assembler.blocks()
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)

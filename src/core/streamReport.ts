@@ -15,9 +15,18 @@ export type StreamReport = {
   readonly attempt: number | null
   /** Log seqs of the attempt's chunks; 0-based positions for bare files. */
   readonly seqs: readonly number[]
+  /** `blocks()`; null when the harness throws (a push, `errorSeq`, or the read itself). */
   readonly blocks: readonly ContentBlock[] | null
+  /** The harness's error message, word for word (PROTOCOL.md §3). */
   readonly error: string | null
-  readonly interruptedBlocks: readonly ContentBlock[]
+  /**
+   * Seq of the chunk whose push threw; null when none did. The harness's agent loop logs that chunk, reads no
+   * further one and ends the turn in an error (code UNKNOWN) with `error` as its message.
+   */
+  readonly errorSeq: number | null
+  /** `interruptedBlocks()`: what a cancel keeps; null when it throws (`interruptedBlocksError`). */
+  readonly interruptedBlocks: readonly ContentBlock[] | null
+  readonly interruptedBlocksError: string | null
   readonly finish: FinishReason
   /** False when no finish chunk arrived (`finish` then reads as stop). */
   readonly hasFinish: boolean
@@ -61,7 +70,9 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
     seqs: attempt.chunks.map((chunk) => chunk.seq),
     blocks: result.blocks,
     error: result.error,
+    errorSeq: result.errorPos === null ? null : (attempt.chunks[result.errorPos]?.seq ?? null),
     interruptedBlocks: result.interruptedBlocks,
+    interruptedBlocksError: result.interruptedBlocksError,
     finish: result.finish,
     hasFinish: result.hasFinish,
     usage: result.usage,

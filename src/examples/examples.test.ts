@@ -179,6 +179,6 @@ describe('each example shows its lesson', () => {
     expect(result.blocks).toBeNull()
     expect(result.error).toBe('cannot assemble incomplete block of type "video"')
     expect(rules(result)).toContain('unknown-block-type')
-    expect(result.interruptedBlocks.map((b) => b.type)).toEqual(['text'])
+    expect(result.interruptedBlocks?.map((b) => b.type)).toEqual(['text'])
   })
 })

@@ -35,3 +35,43 @@ export const anyChunk: fc.Arbitrary<AnyChunk> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<AnyChunk>({ type: 'video-delta', index: 0 }, bs(1, 'video')) },
 )
 export const anyStream = (maxLength = 30): fc.Arbitrary<AnyChunk[]> => fc.array(anyChunk, { maxLength })
+
+/** JSON values a chunk file may hold where a string belongs, including ones that cannot become a string. */
+const oddValue = fc.constantFrom<unknown>(null, 0, 5, true, '', ' ', [], [1, 2], {}, { toString: 1 }, [
+  { toString: 'x' },
+])
+
+/**
+ * Chunks the harness's push or read side throws on, or takes in surprising ways (PROTOCOL.md §3): unknown types,
+ * `block: null` or missing, odd text and arguments, falsy and primitive blocks, closed text blocks whose text is
+ * not a string, odd indexes and block types, misshapen replayState entries.
+ */
+export const oddChunk: fc.Arbitrary<AnyChunk> = fc.oneof(
+  fc.constantFrom<AnyChunk>(
+    { type: 'video-delta', index: 0 },
+    { type: 'ping' },
+    { type: 'block-end', index: 1, block: null },
+    { type: 'block-end', index: 0 },
+    { type: 'block-end', index: 0, block: 0 },
+    { type: 'block-end', index: 2, block: 5 },
+    { type: 'block-start', index: 3, blockType: 'video' },
+    { type: 'finish', reason: { kind: 'max-tokens' }, replayState: { response: 1, blocks: null } },
+    { type: 'finish', reason: { kind: 'max-tokens' }, replayState: { response: 1, blocks: 'ab' } },
+  ),
+  fc.tuple(index, oddValue).map(([i, value]): AnyChunk => ({ type: 'text-delta', index: i, text: value })),
+  fc
+    .tuple(index, oddValue)
+    .map(([i, value]): AnyChunk => ({ type: 'tool-call-delta', index: i, id: value, argumentsDelta: value })),
+  fc
+    .tuple(index, oddValue)
+    .map(([i, value]): AnyChunk => ({ type: 'block-end', index: i, block: { type: 'text', text: value } })),
+  fc
+    .constantFrom<unknown>(-1, 1.5, '0', null, { toString: 1 })
+    .map((i): AnyChunk => ({ type: 'text-delta', index: i, text: 'x' })),
+)
+export const oddStream = fc.array(
+  fc.oneof({ weight: 4, arbitrary: knownChunk }, { weight: 1, arbitrary: oddChunk }),
+  {
+    maxLength: 30,
+  },
+)

@@ -7,10 +7,12 @@ export type ExportedMessage = {
   readonly role: 'assistant'
   /** `blocks()`; null when assembling throws (an open block of an unknown type). */
   readonly content: ContentBlock[] | null
-  /** The read-side error when `content` is null. */
+  /** The harness's error when `content` is null: a push that threw (`errorPos`), else the read itself. */
   readonly error?: string
-  /** What a cancel would keep (`interruptedBlocks()`), present when the stream has no finish. */
-  readonly interruptedContent?: ContentBlock[]
+  /** Position of the chunk whose push threw (the harness reads no chunk after it). */
+  readonly errorPos?: number
+  /** What a cancel would keep (`interruptedBlocks()`), present when the stream has no finish; null when it throws. */
+  readonly interruptedContent?: ContentBlock[] | null
   readonly usage?: TokenUsage
   readonly finish: FinishReason
   readonly hasFinish: boolean
@@ -26,6 +28,7 @@ export function assembleMessage(chunks: Iterable<AnyChunk>): ExportedMessage {
     role: 'assistant',
     content: read.blocks,
     ...(read.error !== null ? { error: read.error } : {}),
+    ...(read.errorPos !== null ? { errorPos: read.errorPos } : {}),
     ...(!read.hasFinish ? { interruptedContent: read.interruptedBlocks } : {}),
     ...(read.usage !== null ? { usage: read.usage } : {}),
     finish: read.finish,

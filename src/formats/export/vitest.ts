@@ -13,7 +13,7 @@ export const DEFAULT_ASSEMBLER_IMPORT = '../core/BlockAssembler'
 
 /**
  * A self-contained Vitest file that replays the chunks through the project's BlockAssembler and asserts what it
- * assembles now: `blocks()` (or the read-side throw), `usage` and `finish`, each with `toEqual`. Paste it beside
+ * assembles now: `blocks()` (or the read-side throw, or the push that threw), `usage` and `finish`, each with `toEqual`. Paste it beside
  * the code, and the stream that showed a bug becomes a regression test; edit the expectations to what they should be.
  *
  * The chunks are written as JSON literals, one per line. Data from the stream only ever appears inside JSON string
@@ -36,7 +36,9 @@ export function toVitestFile(chunks: readonly AnyChunk[], options: VitestFileOpt
   const blocksAssertion =
     message.content !== null
       ? `    expect(assembler.blocks()).toEqual(${json(message.content)})`
-      : `    expect(() => assembler.blocks()).toThrow(${JSON.stringify(message.error ?? '')})`
+      : message.errorPos !== undefined
+        ? `    expect(assembler.failure).toEqual(${json({ message: message.error ?? '', pos: message.errorPos })})`
+        : `    expect(() => assembler.blocks()).toThrow(${JSON.stringify(message.error ?? '')})`
   const usageAssertion =
     message.usage !== undefined
       ? `    expect(assembler.usage).toEqual(${json(message.usage)})`

@@ -4,6 +4,7 @@ import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import {
   compareWithRecorded,
+  describeThrow,
   droppedToolCalls,
   rawMessageJson,
   shownMessage,
@@ -47,6 +48,9 @@ export function FinalMessagePanel() {
 
   const read = mode === 'end' ? engine?.result : frame
   const shown = read == null ? null : shownMessage(read, recorded)
+  const thrownSeq = read?.errorPos == null ? undefined : engine?.chunks[read.errorPos]?.seq
+  const thrown =
+    shown === null ? null : describeThrow(shown, thrownSeq === undefined ? null : `seq ${thrownSeq}`)
   // At the end, the tool-call-dropped finding already counted them; at the cursor, the frame's blocks tell.
   const dropped =
     read == null
@@ -102,9 +106,9 @@ export function FinalMessagePanel() {
             </p>
           )}
           {dropped !== null && <p className="text-xs text-slate-600 dark:text-slate-300">ℹ {dropped}</p>}
-          {shown.error !== null && (
+          {thrown !== null && (
             <p role="alert" className="text-xs text-red-700 dark:text-red-400">
-              blocks() throws: {shown.error}
+              {thrown}
             </p>
           )}
           {raw ? (

@@ -36,6 +36,7 @@ describe('shownMessage', () => {
     expect(shownMessage(read, null)).toEqual({
       blocks: null,
       error: 'cannot assemble incomplete block of type "video"',
+      thrower: 'blocks()',
       interrupted: false,
     })
   })

@@ -7,6 +7,8 @@ import { diffMessages, type MessageDiff } from '../blocks/buildDiff'
 export type ShownMessage = {
   readonly blocks: readonly ContentBlock[] | null
   readonly error: string | null
+  /** Which harness call threw `error`: a push (the harness stopped reading there), `blocks()` or `interruptedBlocks()`. */
+  readonly thrower: 'push' | 'blocks()' | 'interruptedBlocks()' | null
   /** Shown as `interruptedBlocks()`: no finish, and the harness recorded an interrupted message. */
   readonly interrupted: boolean
 }
@@ -19,9 +21,37 @@ export type ShownMessage = {
  * shownMessage(frame, attempt.recorded) // { blocks: [...], error: null, interrupted: false }
  */
 export function shownMessage(read: AssemblyRead, recorded: RecordedMessage | null): ShownMessage {
-  if (!read.hasFinish && recorded?.interrupted === true)
-    return { blocks: read.interruptedBlocks, error: null, interrupted: true }
-  return { blocks: read.blocks, error: read.error, interrupted: false }
+  // A push that threw ended the attempt in that error: no message, cancelled or not (§3).
+  if (read.errorPos !== null) return { blocks: null, error: read.error, thrower: 'push', interrupted: false }
+  if (!read.hasFinish && recorded?.interrupted === true) {
+    const error = read.interruptedBlocksError
+    return {
+      blocks: read.interruptedBlocks,
+      error,
+      thrower: error === null ? null : 'interruptedBlocks()',
+      interrupted: true,
+    }
+  }
+  return {
+    blocks: read.blocks,
+    error: read.error,
+    thrower: read.error === null ? null : 'blocks()',
+    interrupted: false,
+  }
+}
+
+/**
+ * The panel's error line: which harness call threw, where, and what the harness does next (PROTOCOL.md §3). A push
+ * that throws is the agent loop's end: the chunk is logged, the stream is not read further, no assistant/message is
+ * written and the turn ends in an error with code UNKNOWN and this message.
+ *
+ * @example
+ * describeThrow(shown, 'seq 7') // 'push throws at seq 7: Cannot read properties of null (reading 'type') — …'
+ */
+export function describeThrow(shown: ShownMessage, where: string | null): string | null {
+  if (shown.error === null || shown.thrower === null) return null
+  if (shown.thrower !== 'push') return `${shown.thrower} throws: ${shown.error}`
+  return `push throws${where === null ? '' : ` at ${where}`}: ${shown.error} — the harness stops reading the stream there, writes no assistant/message and ends the turn in an error (code UNKNOWN) with this message`
 }
 
 /** "usage in 120 / out 18 · cache read 30 · reasoning 4", every field the chunk carried. */
@@ -94,8 +124,10 @@ export function whyUnrecorded(
       : 'no message was written'
     return `crash repair: the stream was cut off; ${what}`
   }
+  if (result.errorPos !== null)
+    return `uncited: a push threw ("${result.error ?? ''}"), and the harness writes no message for an attempt that failed`
   if (!result.hasFinish) {
-    const empty = result.interruptedBlocks.length === 0
+    const empty = result.interruptedBlocks?.length === 0
     return empty
       ? 'uncited: cancelled before any text or reasoning arrived (interruptedBlocks() is empty, so no message is written)'
       : 'uncited: no finish and no message (cancelled or cut off before the harness wrote one)'

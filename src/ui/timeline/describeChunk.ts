@@ -148,7 +148,13 @@ export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
     case 'finish-replaced':
       return { text: 'finish replaced', tone: 'warning' }
     case 'unknown-chunk':
-      return { text: 'unknown chunk', tone: 'error' }
+      return { text: 'unknown chunk · push throws', tone: 'error' }
+    case 'push-error':
+      return { text: 'push throws', tone: 'error' }
+    case 'close-without-block':
+      return { text: 'no block · stays open', tone: 'error' }
+    case 'after-error':
+      return { text: 'not read: after the throw', tone: 'muted' }
   }
 }
 
