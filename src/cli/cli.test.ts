@@ -94,6 +94,47 @@ describe('chunkscope inspect --json', () => {
   })
 })
 
+describe('streams the harness throws on', () => {
+  // Messages checked against the harness's own assembler.ts run on these chunks.
+  const thrown = JSON.stringify([
+    { type: 'text-delta', index: 0, text: 'kept' },
+    { type: 'block-end', index: 0, block: null },
+    { type: 'text-delta', index: 0, text: 'never read' },
+  ])
+
+  it('inspect --json: blocks null, the harness message and the seq of the push that threw', () => {
+    const { code, out } = cliOn(thrown, 'inspect', 'x.json', '--json')
+    expect(code).toBe(0)
+    expect((JSON.parse(out) as InspectReport).streams[0]).toMatchObject({
+      blocks: null,
+      error: "Cannot read properties of null (reading 'type')",
+      errorSeq: 1,
+      interruptedBlocks: [{ type: 'text', text: 'kept' }],
+      interruptedBlocksError: null,
+    })
+  })
+
+  it('inspect and lint say where it threw; lint fails on it', () => {
+    expect(cliOn(thrown, 'inspect', 'x.json').out).toContain(
+      "push throws at seq 1: Cannot read properties of null (reading 'type') (the harness reads no further chunk)",
+    )
+    const lint = cliOn(thrown, 'lint', 'x.json')
+    expect(lint.code).toBe(1)
+    expect(lint.out).toContain('seq 1: error unknown-chunk:')
+  })
+
+  it('inspect --json: interruptedBlocks() over a closed text block whose text is a number', () => {
+    const chunks = JSON.stringify([{ type: 'block-end', index: 0, block: { type: 'text', text: 5 } }])
+    const stream = (JSON.parse(cliOn(chunks, 'inspect', 'x.json', '--json').out) as InspectReport).streams[0]
+    expect(stream).toMatchObject({
+      blocks: [{ type: 'text', text: 5 }],
+      errorSeq: null,
+      interruptedBlocks: null,
+      interruptedBlocksError: 'block.text.trim is not a function',
+    })
+  })
+})
+
 describe('chunkscope lint', () => {
   it('exits 0 on a clean log, 1 on errors or mismatches, 2 when the file cannot be read', () => {
     expect(cli('lint', corpus + 'acp-agent-empty-response-retry-session.jsonl').code).toBe(0)

@@ -5,7 +5,7 @@ import {
   type AssemblerState,
   type PartialBlock,
 } from './BlockAssembler'
-import type { Finding } from './checks'
+import { showValue, type Finding } from './checks'
 import {
   AssemblyPass,
   readAssembler,
@@ -277,7 +277,8 @@ function trackLife(
     life = {
       index: effect.index,
       order: lives.size,
-      blockType: assembler.partial(effect.index)?.blockType ?? 'unknown',
+      // Shown as text everywhere (lanes, cards): any value a block-start carried, as text that never throws.
+      blockType: showValue(assembler.partial(effect.index)?.blockType ?? 'unknown'),
       implicit: effect.kind !== 'open',
       openedAt: pos,
       closedAt: null,
@@ -299,7 +300,7 @@ function seedLives(lives: Map<number, MutableLife>, assembler: BlockAssembler): 
     lives.set(index, {
       index,
       order: lives.size,
-      blockType: partial.blockType,
+      blockType: showValue(partial.blockType),
       implicit: false,
       openedAt: 0,
       closedAt: partial.block ? 0 : null,

@@ -59,6 +59,11 @@ export function BlocksPanel() {
       }
     >
       <div ref={scrollRef} className="h-full overflow-auto">
+        {frame !== null && engine !== null && frame.errorPos !== null && (
+          <p role="alert" className="px-2 pt-1.5 text-xs text-red-700 dark:text-red-400">
+            {stoppedAt(engine.chunks[frame.errorPos]?.seq, frame.error)}
+          </p>
+        )}
         {frame === null || engine === null ? (
           <p className="p-2 text-xs text-slate-500">No stream selected.</p>
         ) : partials.length === 0 ? (
@@ -95,4 +100,9 @@ export function BlocksPanel() {
       </div>
     </Panel>
   )
+}
+
+/** The banner over the blocks once a push threw (PROTOCOL.md §3): what they are from then on. */
+function stoppedAt(seq: number | undefined, error: string | null): string {
+  return `The harness's push threw at seq ${seq ?? '?'}: ${error ?? ''}. It reads no chunk after that one; the blocks below are its assembler at that moment, and blocks() gives no message.`
 }

@@ -1,3 +1,4 @@
+import { showValue } from '../../core/checks'
 import type { BlockFrame, BlockLife, ReplayEngine, ReplayFrame } from '../../core/ReplayEngine'
 import type { ContentBlock } from '../../core/protocol'
 import { diffBlocks, type FieldDiff } from './buildDiff'
@@ -61,7 +62,7 @@ export function idChanges(engine: EngineView, life: BlockLife): readonly IdChang
   for (const pos of life.touches) {
     if (engine.effectAt(pos).kind !== 'append-arguments') continue
     const sourced = engine.chunks[pos]!
-    const id = String((sourced.chunk as { id?: unknown }).id)
+    const id = showValue((sourced.chunk as { id?: unknown }).id)
     if (current !== undefined && id !== current)
       changes.push({ pos, seq: sourced.seq, from: current, to: id })
     current = id
@@ -102,7 +103,7 @@ export function blockNotes(engine: EngineView, block: BlockFrame, k: number, max
   if (endType !== undefined && endType !== life.blockType) {
     notes.push({
       tone: 'error',
-      text: `opened as ${life.blockType}, closed as ${endType}: the block-end's block wins`,
+      text: `opened as ${life.blockType}, closed as ${showValue(endType)}: the block-end's block wins`,
     })
   }
   if (life.blockType !== 'tool-call' && block.toolCallArguments !== '') {
@@ -130,13 +131,16 @@ function toolCallIdNotes(engine: EngineView, block: BlockFrame, k: number): Note
       text: `id changed at seq ${change.seq}: ${quote(change.from)} → ${quote(change.to)} (every delta overwrites it)`,
     })
   }
-  const id = block.block?.type === 'tool-call' ? String(block.block['id']) : block.toolCallId
+  const id = block.block?.type === 'tool-call' ? showValue(block.block['id']) : block.toolCallId
   if (block.state === 'open' && block.toolCallId === undefined) {
-    notes.push({ tone: 'warning', text: `no id yet: blocks() synthesizes call-${block.life.index}` })
+    notes.push({
+      tone: 'warning',
+      text: `no id yet: blocks() synthesizes call-${showValue(block.life.index)}`,
+    })
   } else if (id === '') {
     notes.push({ tone: 'warning', text: "id is '' and stays '' (only a missing id is synthesized)" })
-  } else if (id === `call-${block.life.index}`) {
-    notes.push({ tone: 'warning', text: `id ${id} looks synthesized (call-N)` })
+  } else if (id === `call-${showValue(block.life.index)}`) {
+    notes.push({ tone: 'warning', text: `id ${showValue(id)} looks synthesized (call-N)` })
   }
   return notes
 }
@@ -175,7 +179,7 @@ export function blockFields(block: ContentBlock): BlockFields {
   const str = (value: unknown): string | null =>
     value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value)
   return {
-    type: String(type),
+    type: showValue(type),
     text: str(text),
     id: str(id),
     name: str(name),

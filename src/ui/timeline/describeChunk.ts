@@ -9,8 +9,16 @@ export type Tone = 'plain' | 'muted' | 'warning' | 'error'
 export type Label = { readonly text: string; readonly tone: Tone }
 
 const field = (chunk: AnyChunk, name: string): unknown => (chunk as Record<string, unknown>)[name]
-const str = (value: unknown): string =>
-  typeof value === 'string' ? value : value == null ? '' : String(value)
+/** Text for any value a chunk carries; never throws (an object with its own `toString` key cannot be `String()`ed). */
+const str = (value: unknown): string => {
+  if (typeof value === 'string') return value
+  if (value == null) return ''
+  try {
+    return String(value)
+  } catch {
+    return jsonPreview(value)
+  }
+}
 const quoted = (text: string): string =>
   `"${visibleWhitespace(text.slice(0, PREVIEW_CHARS))}${text.length > PREVIEW_CHARS ? '…' : ''}"`
 
