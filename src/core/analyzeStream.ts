@@ -17,7 +17,10 @@ export type StreamResult = {
   readonly blocks: ContentBlock[] | null
   /** The harness's error message, word for word (PROTOCOL.md §3). */
   readonly error: string | null
-  /** Position of the chunk whose push threw; null when nothing threw or the throw came from reading. */
+  /**
+   * Position of the chunk whose push threw (-1: before a replay window's first chunk); null when nothing threw or
+   * the throw came from reading.
+   */
   readonly errorPos: number | null
   /** `interruptedBlocks()`, or null when it throws (`interruptedBlocksError`). */
   readonly interruptedBlocks: ContentBlock[] | null
@@ -98,7 +101,7 @@ export function readAssembler(assembler: BlockAssembler): AssemblyRead {
   return {
     blocks: read.value?.blocks ?? null,
     error: read.error ?? null,
-    errorPos: failure === undefined || failure.pos < 0 ? null : failure.pos,
+    errorPos: failure === undefined ? null : failure.pos,
     interruptedBlocks: interrupted.value ?? null,
     interruptedBlocksError: interrupted.error ?? null,
     finish: assembler.finish,

@@ -224,4 +224,11 @@ describe('errored streams in the engine and the report', () => {
     })
     expect(report.findings.map((f) => f.rule)).toEqual(['unknown-chunk'])
   })
+
+  it('a replay window that starts after the throw carries it: the window reads nothing', () => {
+    const state = JSON.parse(JSON.stringify(assemble(chunks.slice(0, 3).map((s) => s.chunk)).exportState()))
+    const windowed = new ReplayEngine(chunks.slice(3), { initialState: state })
+    expect(windowed.seek(2)).toMatchObject({ blocks: null, errorPos: -1, interruptedBlocks: [text('kept')] })
+    expect(windowed.effectAt(0).kind).toBe('after-error')
+  })
 })

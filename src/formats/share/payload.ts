@@ -408,7 +408,8 @@ export function readState(value: unknown): AssemblerState | null {
       },
     ])
   }
-  const { usage, finish, replayState } = value
+  const { usage, finish, replayState, failure } = value
+  if (failure !== undefined && typeof failure !== 'string') return null
   if (usage !== undefined && !isRecord(usage)) return null
   if (finish !== undefined && (!isRecord(finish) || typeof finish['kind'] !== 'string')) return null
   if (replayState !== undefined && !isRecord(replayState)) return null
@@ -417,5 +418,7 @@ export function readState(value: unknown): AssemblerState | null {
     ...(usage !== undefined ? { usage: usage as never } : {}),
     ...(finish !== undefined ? { finish: finish as never } : {}),
     ...(replayState !== undefined ? { replayState: replayState as never } : {}),
+    // A window after a push that threw: the harness read none of its chunks (PROTOCOL.md §3).
+    ...(failure !== undefined ? { failure } : {}),
   }
 }
