@@ -1,15 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BlockAssembler } from './BlockAssembler'
-import type { AnyChunk, StreamChunk } from './protocol'
+import type { StreamChunk } from './protocol'
 import { knownStream } from '../test/arbitraries'
-import { be, bs, finish, rd, reasoning, tcd, td, text, toolCall, usage } from '../test/chunks'
-
-function assemble(chunks: readonly AnyChunk[]): BlockAssembler {
-  const assembler = new BlockAssembler()
-  for (const chunk of chunks) assembler.push(chunk)
-  return assembler
-}
+import { assemble, be, bs, finish, rd, reasoning, tcd, td, text, toolCall, usage } from '../test/chunks'
 
 // PROTOCOL.md §3 — the harness's own acceptance cases, numbered as there.
 describe('BlockAssembler acceptance list (PROTOCOL.md §3)', () => {

@@ -1,11 +1,11 @@
 import type { Effect } from './effects'
+import { assembleOpen, type PartialBlock } from './partialBlock'
 import {
   asHarness,
   entriesLength,
   filterEntries,
   harnessThrowOf,
   hasVisibleText,
-  HarnessThrow,
   nullishRead,
   unreachableVariant,
 } from './harnessThrows'
@@ -20,34 +20,24 @@ import {
 } from './protocol'
 
 /**
- * The state of one block index while a stream assembles (PROTOCOL.md §3). Once `block` is set the partial is
- * frozen: no rule of the assembler touches it again, which is what lets checkpoints share closed partials.
- */
-export type PartialBlock = {
-  blockType: string
-  text: string
-  toolCallId?: string
-  toolCallName?: string
-  toolCallArguments: string
-  /** Set by the first `block-end`: authoritative, and freezes the partial. */
-  block?: ContentBlock
-}
-
-/**
  * The push that threw in the harness (PROTOCOL.md §3): its message, and its position among this assembler's pushes
  * (-1 when it came before an imported state). The harness's agent loop reads no chunk after it.
  */
 export type PushFailure = { readonly message: string; readonly pos: number }
 
-/** See {@link BlockAssembler.snapshot}. */
-export type AssemblerSnapshot = {
+/** The state outside the partials: what a clone and a checkpoint copy as they are (all immutable values). */
+type StreamTotals = {
   readonly pushed: number
   readonly failure: PushFailure | undefined
-  readonly orderLength: number
-  readonly open: readonly (readonly [number, Readonly<PartialBlock>])[]
   readonly usage: TokenUsage | undefined
   readonly finish: FinishReason | undefined
   readonly replayState: ReplayEnvelope | undefined
+}
+
+/** See {@link BlockAssembler.snapshot}. */
+export type AssemblerSnapshot = StreamTotals & {
+  readonly orderLength: number
+  readonly open: readonly (readonly [number, Readonly<PartialBlock>])[]
 }
 
 /**
@@ -63,6 +53,8 @@ export type AssemblerState = {
   /** The message of a push that threw before this state: every later chunk is `after-error`. */
   readonly failure?: string
 }
+
+export { assembleOpen, type PartialBlock }
 
 type Ensured = { readonly index: number; readonly implicit: boolean }
 
@@ -315,12 +307,26 @@ export class BlockAssembler {
     }
     copy.order = this.order.slice()
     copy.open = this.open
-    copy.pushed = this.pushed
-    copy.storedFailure = this.storedFailure
-    copy.storedUsage = this.storedUsage
-    copy.storedFinish = this.storedFinish
-    copy.storedReplayState = this.storedReplayState
+    copy.adopt(this.totals())
     return copy
+  }
+
+  private totals(): StreamTotals {
+    return {
+      pushed: this.pushed,
+      failure: this.storedFailure,
+      usage: this.storedUsage,
+      finish: this.storedFinish,
+      replayState: this.storedReplayState,
+    }
+  }
+
+  private adopt(totals: StreamTotals): void {
+    this.pushed = totals.pushed
+    this.storedFailure = totals.failure
+    this.storedUsage = totals.usage
+    this.storedFinish = totals.finish
+    this.storedReplayState = totals.replayState
   }
 
   /**
@@ -333,15 +339,7 @@ export class BlockAssembler {
       const partial = this.mustGet(index)
       if (!partial.block) open.push([index, { ...partial }])
     }
-    return {
-      pushed: this.pushed,
-      failure: this.storedFailure,
-      orderLength: this.order.length,
-      open,
-      usage: this.storedUsage,
-      finish: this.storedFinish,
-      replayState: this.storedReplayState,
-    }
+    return { ...this.totals(), orderLength: this.order.length, open }
   }
 
   /** Rebuilds the state a snapshot recorded, taking order and frozen partials from `later`, a later state. */
@@ -351,11 +349,7 @@ export class BlockAssembler {
     for (const index of restored.order) restored.partials.set(index, later.mustGet(index))
     for (const [index, partial] of snapshot.open) restored.partials.set(index, { ...partial })
     restored.open = snapshot.open.length
-    restored.pushed = snapshot.pushed
-    restored.storedFailure = snapshot.failure
-    restored.storedUsage = snapshot.usage
-    restored.storedFinish = snapshot.finish
-    restored.storedReplayState = snapshot.replayState
+    restored.adopt(snapshot)
     return restored
   }
 
@@ -389,41 +383,18 @@ export class BlockAssembler {
       this.partials.set(index, { ...partial })
       if (!partial.block) this.open += 1
     }
-    this.storedUsage = state.usage
-    this.storedFinish = state.finish
-    this.storedReplayState = state.replayState
-    this.pushed = 0
-    this.storedFailure = state.failure === undefined ? undefined : { message: state.failure, pos: -1 }
+    this.adopt({
+      pushed: 0,
+      failure: state.failure === undefined ? undefined : { message: state.failure, pos: -1 },
+      usage: state.usage,
+      finish: state.finish,
+      replayState: state.replayState,
+    })
   }
 
   private mustGet(index: number): PartialBlock {
     const partial = this.partials.get(index)
     if (!partial) throw new Error(`BlockAssembler invariant violated: no partial for index ${index}`)
     return partial
-  }
-}
-
-/** §3: an open partial assembles by blockType; any other type throws, exactly as the harness does. */
-export function assembleOpen(partial: Readonly<PartialBlock>, index: number): ContentBlock {
-  // The templates below turn an index or block type into text: V8's words if that throws (harnessThrows.ts).
-  return asHarness(() => assembleByType(partial, index))
-}
-
-function assembleByType(partial: Readonly<PartialBlock>, index: number): ContentBlock {
-  switch (partial.blockType) {
-    case 'text':
-      return { type: 'text', text: partial.text }
-    case 'reasoning':
-      return { type: 'reasoning', text: partial.text }
-    case 'tool-call':
-      // `??`, not `||`: an explicit '' id stays ''.
-      return {
-        type: 'tool-call',
-        id: partial.toolCallId ?? `call-${index}`,
-        name: partial.toolCallName ?? '',
-        arguments: partial.toolCallArguments,
-      }
-    default:
-      throw new HarnessThrow(`cannot assemble incomplete block of type "${partial.blockType}"`)
   }
 }

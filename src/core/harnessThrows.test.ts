@@ -5,7 +5,7 @@ import type { AnyChunk } from './protocol'
 import { ReplayEngine } from './ReplayEngine'
 import { reportStream } from './streamReport'
 import type { Attempt } from './session'
-import { bs, finish, sourced, td, tcd, text, usage } from '../test/chunks'
+import { assemble, bs, finish, sourced, td, tcd, text, usage } from '../test/chunks'
 
 /*
  * Every throw of the harness's BlockAssembler (PROTOCOL.md §3). The messages and results below were checked
@@ -13,12 +13,6 @@ import { bs, finish, sourced, td, tcd, text, usage } from '../test/chunks'
  */
 
 const odd = (chunk: Record<string, unknown>): AnyChunk => chunk as AnyChunk
-
-function assemble(chunks: readonly AnyChunk[]): BlockAssembler {
-  const assembler = new BlockAssembler()
-  for (const chunk of chunks) assembler.push(chunk)
-  return assembler
-}
 
 describe('where the harness push throws', () => {
   it('an unknown chunk type: assertNever with the chunk as JSON', () => {

@@ -1,3 +1,4 @@
+import { BlockAssembler } from '../core/BlockAssembler'
 import type {
   AnyChunk,
   ContentBlock,
@@ -55,4 +56,11 @@ export const toolCall = (id: string, name: string, args: string): ContentBlock =
 /** Wraps bare chunks with seq = position and no time, as a bare chunk file would. */
 export function sourced(chunks: readonly AnyChunk[]): SourcedChunk[] {
   return chunks.map((chunk, seq) => ({ seq, time: null, chunk }))
+}
+
+/** A fresh BlockAssembler fed every chunk. */
+export function assemble(chunks: readonly AnyChunk[]): BlockAssembler {
+  const assembler = new BlockAssembler()
+  for (const chunk of chunks) assembler.push(chunk)
+  return assembler
 }
