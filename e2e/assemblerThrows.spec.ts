@@ -39,3 +39,27 @@ test('a push the harness throws on: its error in the message, every later chunk 
   await expect(message).toContainText('kept')
   await expect(message.getByRole('alert')).toHaveCount(0)
 })
+
+test('values no chunk should carry never break the page', async ({ page }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  const odd = [
+    { type: 'block-end', index: 2, block: 5 },
+    { type: 'block-start', index: { toString: 1 }, blockType: { toString: 1 } },
+    { type: 'tool-call-delta', index: [{ toString: 'x' }], id: { toString: 1 }, argumentsDelta: '{}' },
+    { type: 'block-end', index: 0, block: { type: 'text', text: 5 } },
+    { type: 'text-delta', index: 1, text: { toString: 1 } },
+  ]
+  await openApp(page)
+  await dropFile(page, 'odd.jsonl', odd.map((chunk) => JSON.stringify(chunk)).join('\n') + '\n')
+  await expectPosition(page, 5, 5)
+  await expect(page.getByRole('region', { name: 'Final message' }).getByRole('alert')).toContainText(
+    'push throws at seq 4: Cannot convert object to primitive value',
+  )
+  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft')
+  await expectPosition(page, 0, 5)
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight')
+  await expect(page.getByLabel('Explanation')).toContainText('seq 3: block-end froze block 0')
+  await expect(page.getByRole('region', { name: 'Blocks' })).toContainText('5')
+  expect(errors).toEqual([])
+})

@@ -1,3 +1,4 @@
+import { showValue } from '../../core/checks'
 import { useMemo } from 'react'
 import type { BlockFrame } from '../../core/ReplayEngine'
 import { blockFields } from './buildBlockCard'
@@ -35,8 +36,9 @@ export function BlockBody({ block, mark, markClass }: Props) {
   if (type === 'tool-call')
     return (
       <ToolCall
-        id={block.toolCallId ?? null}
-        name={block.toolCallName ?? null}
+        // A chunk file may carry any JSON as an id or name: text for display, never an object.
+        id={block.toolCallId === undefined ? null : showValue(block.toolCallId)}
+        name={block.toolCallName === undefined ? null : showValue(block.toolCallName)}
         args={block.toolCallArguments}
         mark={mark.arguments}
         markClass={markClass}

@@ -1,3 +1,4 @@
+import { showValue } from '../../core/checks'
 import type { BlockFrame, ReplayEngine } from '../../core/ReplayEngine'
 import { BLOCK_ACCENT, CHUNK_STYLE, OTHER_ACCENT, UNKNOWN_BADGE } from '../chunkStyle'
 import { BlockBody } from './BlockBody'
@@ -35,11 +36,11 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
   const closedSeq = life.closedAt === null || life.closedAt >= k ? null : engine.chunks[life.closedAt]?.seq
   return (
     <article
-      aria-label={`Block ${life.index}`}
+      aria-label={`Block ${showValue(life.index)}`}
       className={`rounded border border-l-4 border-slate-200 bg-white px-2 py-1.5 dark:border-slate-700 dark:bg-slate-900 ${accent.border}`}
     >
       <header className="mb-1 flex flex-wrap items-center gap-1.5 text-xs">
-        <h3 className="font-semibold">Block {life.index}</h3>
+        <h3 className="font-semibold">Block {showValue(life.index)}</h3>
         <span
           className={`font-mono text-[11px] font-medium ${known ? '' : `${BADGE} ${UNKNOWN_BADGE}`}`}
           style={known ? { color: accent.fill } : undefined}

@@ -26,7 +26,7 @@ export function BlocksPanel() {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 96,
     overscan: 2,
-    getItemKey: (position) => partials[position]?.life.index ?? position,
+    getItemKey: (position) => partials[position]?.life.order ?? position,
   })
 
   const effect = frame?.last?.effect

@@ -1,3 +1,4 @@
+import { showValue } from '../../core/checks'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useRef } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
@@ -105,7 +106,7 @@ const IgnoredRow = memo(function IgnoredRow({ engine, position, start, current, 
         <span className="flex items-center gap-1.5 text-xs">
           <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">seq {item.seq}</span>
           <span className={BADGE}>{item.kind}</span>
-          <span className="text-[11px]">block {item.index}</span>
+          <span className="text-[11px]">block {showValue(item.index)}</span>
         </span>
         <span className="block text-[11px] leading-snug text-slate-600 dark:text-slate-300">
           {describeIgnored(item, engine)}

@@ -1,3 +1,4 @@
+import { showValue } from '../../core/checks'
 import type { IgnoredChunk } from '../../core/analyzeStream'
 import type { IgnoredKind } from '../../core/effects'
 import type { ReplayEngine } from '../../core/ReplayEngine'
@@ -20,7 +21,7 @@ export function describeIgnored(item: IgnoredChunk, engine: Pick<ReplayEngine, '
   const life = engine.life(item.index)
   const seqAt = (pos: number | null | undefined): string =>
     pos === null || pos === undefined ? '?' : String(engine.chunks[pos]?.seq ?? '?')
-  const block = `block ${item.index}`
+  const block = `block ${showValue(item.index)}`
   switch (item.kind) {
     case 'straggler-delta': {
       const type = engine.chunks[item.pos]?.chunk.type ?? 'delta'

@@ -1,3 +1,4 @@
+import { showValue } from '../../core/checks'
 import { EFFECT_KINDS, type EffectKind } from '../../core/effects'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 
@@ -69,7 +70,7 @@ export function buildLaneModel(engine: Pick<ReplayEngine, 'total' | 'lives' | 'e
     }
     return {
       index: life.index,
-      label: `${life.index} ${life.blockType}`,
+      label: `${showValue(life.index)} ${life.blockType}`,
       blockType: life.blockType,
       implicit: life.implicit,
       openedAt: life.openedAt,

@@ -44,7 +44,11 @@ function Filters({
   readonly filter: TimelineFilter
 }) {
   const { setFilter } = useChunkscope((s) => s.actions)
-  const indexes = useMemo(() => [...engine.lives].sort((a, b) => a.index - b.index), [engine])
+  // Only numeric indexes can be chosen (the filter holds a number); a chunk file may carry any JSON as an index.
+  const indexes = useMemo(
+    () => engine.lives.filter((life) => typeof life.index === 'number').sort((a, b) => a.index - b.index),
+    [engine],
+  )
   return (
     <>
       <SearchBox engine={engine} rows={rows} />

@@ -14,17 +14,19 @@ export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame): stri
   }
   const { chunk, effect } = frame.last
   const type = chunk.chunk.type
-  const at = `seq ${chunk.seq}: ${type}`
+  const at = `seq ${chunk.seq}: ${show(type)}`
   const frozenBy = (index: number): string => {
     const closedAt = engine.life(index)?.closedAt
     const closer = closedAt === null || closedAt === undefined ? undefined : engine.chunks[closedAt]
     return closer === undefined ? '' : ` — block ${show(index)} was frozen by block-end at seq ${closer.seq}`
   }
   const opened = (e: Effect): string =>
-    'implicit' in e && e.implicit ? ` (opening block ${e.index} implicitly: no block-start came first)` : ''
+    'implicit' in e && e.implicit
+      ? ` (opening block ${show(e.index)} implicitly: no block-start came first)`
+      : ''
   switch (effect.kind) {
     case 'open':
-      return `${at} opened block ${show(effect.index)} as ${effect.blockType}.`
+      return `${at} opened block ${show(effect.index)} as ${show(effect.blockType)}.`
     case 'append-text':
       return `${at} appended ${plural(effect.chars, 'char')} to block ${show(effect.index)}${opened(effect)}.`
     case 'append-arguments': {
@@ -49,9 +51,9 @@ export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame): stri
     case 'usage-replaced':
       return `${at} replaced the earlier usage (the last one wins, never summed).`
     case 'finish-set':
-      return `${at} set the finish reason to ${frame.finish.kind}.`
+      return `${at} set the finish reason to ${show(frame.finish.kind)}.`
     case 'finish-replaced':
-      return `${at} replaced the earlier finish with ${frame.finish.kind} (the last one wins).`
+      return `${at} replaced the earlier finish with ${show(frame.finish.kind)} (the last one wins).`
     case 'unknown-chunk':
     case 'push-error': {
       const what = effect.kind === 'unknown-chunk' ? 'is not one of the seven chunk types' : 'cannot be read'
