@@ -123,6 +123,15 @@ describe('streams the harness throws on', () => {
     expect(lint.out).toContain('seq 1: error unknown-chunk:')
   })
 
+  it('a block type with terminal control characters is printed escaped in the error and the findings', () => {
+    const chunks = JSON.stringify([{ type: 'block-start', index: 0, blockType: 'x\u001b]0;PWNED\u0007' }])
+    const inspected = cliOn(chunks, 'inspect', 'x.json').out
+    expect(inspected).toContain(
+      'assembly error: cannot assemble incomplete block of type "x\\u{1b}]0;PWNED\\u{7}"',
+    )
+    expect(inspected + cliOn(chunks, 'lint', 'x.json').out).not.toContain('\u001b')
+  })
+
   it('inspect --json: interruptedBlocks() over a closed text block whose text is a number', () => {
     const chunks = JSON.stringify([{ type: 'block-end', index: 0, block: { type: 'text', text: 5 } }])
     const stream = (JSON.parse(cliOn(chunks, 'inspect', 'x.json', '--json').out) as InspectReport).streams[0]

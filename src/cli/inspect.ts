@@ -1,3 +1,4 @@
+import { terminalText } from './terminalText'
 import type { StreamReport } from '../core/streamReport'
 import { reportStream } from '../core/streamReport'
 import type { Diagnostic, LoadedSource } from '../formats/types'
@@ -52,13 +53,13 @@ export function formatInspect(name: string, report: InspectReport): string {
     )
     if (stream.errorSeq !== null)
       lines.push(
-        `  push throws at seq ${stream.errorSeq}: ${stream.error} (the harness reads no further chunk)`,
+        `  push throws at seq ${stream.errorSeq}: ${terminalText(stream.error ?? '')} (the harness reads no further chunk)`,
       )
-    else if (stream.blocks === null) lines.push(`  assembly error: ${stream.error}`)
+    else if (stream.blocks === null) lines.push(`  assembly error: ${terminalText(stream.error ?? '')}`)
     else if (stream.blocks.length === 0) lines.push('  (no blocks)')
     else for (const block of stream.blocks) lines.push(`  ${describeBlock(block)}`)
     if (stream.interruptedBlocksError !== null)
-      lines.push(`  interruptedBlocks() throws: ${stream.interruptedBlocksError}`)
+      lines.push(`  interruptedBlocks() throws: ${terminalText(stream.interruptedBlocksError)}`)
     if (stream.usage !== null)
       lines.push(`  usage in ${stream.usage.inputTokens} / out ${stream.usage.outputTokens}`)
     if (stream.ignored.length > 0)
@@ -77,7 +78,7 @@ export function formatLint(name: string, report: InspectReport): string {
       lines.push(`${name}${d.line === null ? '' : `:${d.line}`}: ${d.severity}: ${d.message}`)
   for (const stream of report.streams) {
     for (const f of stream.findings)
-      lines.push(`${name} ${stream.id} seq ${f.seq}: ${f.severity} ${f.rule}: ${f.message}`)
+      lines.push(`${name} ${stream.id} seq ${f.seq}: ${f.severity} ${f.rule}: ${terminalText(f.message)}`)
   }
   const errors = report.streams.reduce(
     (n, s) => n + s.findings.filter((f) => f.severity === 'error').length,
