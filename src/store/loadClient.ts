@@ -1,6 +1,7 @@
 import { loadSource } from '../formats/load'
 import type { LoadedSource } from '../formats/types'
 import type { LoadProgress, LoadRequest, LoadResponse } from '../workers/loadMessages'
+import { fitToBudget, refuseInput } from '../workers/budget'
 import { SourceAssembler } from '../workers/transfer'
 
 export type LoadInput =
@@ -8,7 +9,8 @@ export type LoadInput =
 
 /**
  * Reads and parses an input off the main thread (a module Web Worker), reporting progress. Falls back to the
- * calling thread where there are no workers (unit tests in Node). Only the newest load's result is kept by the
+ * calling thread where there are no workers (unit tests in Node). Either way an input over the browser limits
+ * (`workers/budget.ts`) is refused before it is read, or its streams are cut with a diagnostic naming the limit. Only the newest load's result is kept by the
  * store; an older one still finishing is simply dropped.
  */
 export function loadInBackground(
@@ -16,9 +18,11 @@ export function loadInBackground(
   onProgress: (progress: LoadProgress) => void,
 ): Promise<LoadedSource> {
   if (typeof Worker === 'undefined') {
-    return 'text' in input
-      ? Promise.resolve(loadSource(input.text, input.name))
-      : input.file.text().then((text) => loadSource(text, input.name))
+    const refused = refuseInput('text' in input ? input.text.length : input.file.size, input.name)
+    if (refused !== null) return Promise.reject(new Error(refused))
+    return ('text' in input ? Promise.resolve(input.text) : input.file.text()).then((text) =>
+      fitToBudget(loadSource(text, input.name)),
+    )
   }
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('../workers/loadWorker.ts', import.meta.url), { type: 'module' })

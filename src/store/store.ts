@@ -3,6 +3,7 @@ import type { AssemblerState } from '../core/BlockAssembler'
 import { ReplayBuilder, ReplayEngine, type ReplayFrame } from '../core/ReplayEngine'
 import type { ChunkType } from '../core/protocol'
 import type { Diagnostic, LoadedSource } from '../formats/types'
+import { cutNotice, fitToBudget } from '../workers/budget'
 import type { LoadProgress } from '../workers/loadMessages'
 import { findStream, listStreams, type StreamEntry } from './streamRefs'
 
@@ -246,7 +247,10 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
           seededEngines = new Map()
           seeded = null
           streamingSessions = new Set()
-          const fatal = source.sessions.length === 0 ? firstError(source.diagnostics) : null
+          // Every entrance passes here (share links decode on this thread): a stream over the browser limits is cut
+          // before an engine is built for it, and the banner says which limit (already done for worker loads).
+          fitToBudget(source)
+          const fatal = source.sessions.length === 0 ? firstError(source.diagnostics) : cutNotice(source)
           set({ source, origin, error: fatal, filter: initialFilter, follow: false })
           const streams = listStreams(source)
           const entry =

@@ -1,4 +1,5 @@
 import type { ChunkType } from '../core/protocol'
+import { markHiddenChars } from './hiddenChars'
 
 /**
  * One accent per chunk type, used the same way in timeline badges, lanes and block cards (DESIGN.md). Red is kept
@@ -57,8 +58,11 @@ export const UNKNOWN_BADGE = 'bg-red-100 text-red-900 dark:bg-red-900/60 dark:te
 
 /**
  * Makes whitespace visible in a payload preview: · for space (␠ is missing from many monospace fonts), ↵ for
- * newline, ⇥ for tab.
+ * newline, ⇥ for tab; and bidirectional and zero-width characters as ⟨RLO⟩-style marks (`hiddenChars.ts`), so a
+ * preview shows the characters in the order they are, never reordered.
  */
 export function visibleWhitespace(text: string): string {
-  return text.replaceAll(' ', '·').replaceAll('\n', '↵').replaceAll('\t', '⇥').replaceAll('\r', '␍')
+  return markHiddenChars(
+    text.replaceAll(' ', '·').replaceAll('\n', '↵').replaceAll('\t', '⇥').replaceAll('\r', '␍'),
+  )
 }

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { loadSource } from '../formats/load'
 import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../formats/loadBytes'
+import { fitToBudget, refuseInput } from './budget'
 import type { LoadProgress, LoadRequest, LoadResponse } from './loadMessages'
 import { loadSqlJsBrowser } from './sqlJsBrowser'
 import { splitSource } from './transfer'
@@ -44,6 +45,15 @@ async function readBytes(file: Blob): Promise<Uint8Array> {
 scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
   const request = event.data
   try {
+    // Refused before a byte is read: the worker shares the tab's memory, so an oversized input would hurt the page.
+    const refused = refuseInput(
+      request.type === 'load-file' ? request.file.size : request.text.length,
+      request.name,
+    )
+    if (refused !== null) {
+      post({ type: 'failed', message: refused })
+      return
+    }
     // Files go through loadBytes, which recognises the binary containers (zstd, zip, SQLite) by their magic bytes.
     // A text file is decoded first and its bytes dropped before parsing, so the worker never holds the bytes, the
     // text and the parsed events at once.
@@ -68,7 +78,8 @@ scope.onmessage = async (event: MessageEvent<LoadRequest>) => {
       )
     }
     progress('parsing', size, size)
-    const { shell, plan, parts } = splitSource(source)
+    // Cut before the transfer: what the page cannot afford is never copied to it.
+    const { shell, plan, parts } = splitSource(fitToBudget(source))
     post({ type: 'shell', source: shell, plan, parts: parts.length })
     for (const part of parts) post({ type: 'part', part })
     post({ type: 'done' })

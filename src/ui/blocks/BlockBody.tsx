@@ -4,6 +4,7 @@ import type { BlockFrame } from '../../core/ReplayEngine'
 import { blockFields } from './buildBlockCard'
 import { buildJsonTree } from './buildJsonTree'
 import { JsonStatus, JsonTreeView } from './JsonTreeView'
+import { ShownText } from '../ShownText'
 import { TextTail } from './TextTail'
 
 type Props = {
@@ -27,7 +28,7 @@ export function BlockBody({ block, mark, markClass }: Props) {
       <>
         {fields.text !== null && <TextTail text={fields.text} mark={0} />}
         {fields.other !== null && (
-          <pre className="font-mono text-[12px] break-all whitespace-pre-wrap">{fields.other}</pre>
+          <TextTail text={fields.other} mark={0} mono className="break-all" />
         )}
       </>
     )
@@ -73,11 +74,11 @@ function ToolCall({ id, name, args, mark, markClass }: ToolCallProps) {
           {name === null ? (
             <span className="font-normal text-slate-400 italic">no name yet</span>
           ) : (
-            name || "''"
+            <ShownText text={name || "''"} />
           )}
         </span>
         <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
-          {id === null ? 'no id yet' : id === '' ? "id ''" : id}
+          {id === null ? 'no id yet' : id === '' ? "id ''" : <ShownText text={id} />}
         </span>
       </p>
       <TextTail text={args} mark={mark} markClass={markClass} mono />

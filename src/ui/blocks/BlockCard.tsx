@@ -1,6 +1,7 @@
 import { showValue } from '../../core/checks'
 import type { BlockFrame, ReplayEngine } from '../../core/ReplayEngine'
 import { BLOCK_ACCENT, CHUNK_STYLE, OTHER_ACCENT, UNKNOWN_BADGE } from '../chunkStyle'
+import { HiddenCharsBadge } from '../HiddenCharsBadge'
 import { BlockBody } from './BlockBody'
 import { blockNotes, frozenDiff, type Note } from './buildBlockCard'
 import { FieldDiffList } from './DiffView'
@@ -54,6 +55,15 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
         </span>
         {life.implicit && <span className={`${BADGE} ${WARN_BADGE}`}>implicit</span>}
         {block.differs && <span className={`${BADGE} ${WARN_BADGE}`}>block-end differs</span>}
+        <HiddenCharsBadge
+          texts={[
+            block.text,
+            block.toolCallArguments,
+            block.toolCallName ?? '',
+            block.toolCallId ?? '',
+            ...Object.values(block.block ?? {}).filter((v): v is string => typeof v === 'string'),
+          ]}
+        />
         <span className="ml-auto font-mono text-[10px] text-slate-400 dark:text-slate-500">
           seq {firstSeq}
           {closedSeq != null ? `–${closedSeq}` : '–'}

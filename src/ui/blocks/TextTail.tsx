@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { ShownText } from '../ShownText'
 import { showTail } from './buildBlockCard'
 
 type Props = {
@@ -10,34 +11,54 @@ type Props = {
   readonly mono?: boolean
   /** Characters shown before the head is folded away (the tail is where deltas land). */
   readonly limit?: number
+  readonly className?: string
 }
 
 const DEFAULT_LIMIT = 4000
+/**
+ * The most "show all" puts on the page: laying out tens of millions of characters takes a tab to gigabytes (a
+ * 60 MB string did), so past this the head stays folded with a note saying so.
+ */
+export const EXPANDED_LIMIT = 200_000
 
 /**
- * Streamed text as React text (never HTML), whitespace kept and long lines wrapped; a long text shows its tail
- * with a button for the rest, so a step re-renders O(limit) characters, not the whole block.
+ * Streamed text as React text (never HTML), whitespace kept and long lines wrapped, bidirectional and zero-width
+ * characters shown as marks; a long text shows its tail with a button for more, so a step re-renders O(limit)
+ * characters, not the whole block.
  */
-export function TextTail({ text, mark, markClass = '', mono = false, limit = DEFAULT_LIMIT }: Props) {
+export function TextTail({
+  text,
+  mark,
+  markClass = '',
+  mono = false,
+  limit = DEFAULT_LIMIT,
+  className = '',
+}: Props) {
   const [all, setAll] = useState(false)
-  const shown = showTail(text, mark, limit, all)
+  const shown = showTail(text, mark, all ? Math.max(limit, EXPANDED_LIMIT) : limit, false)
   const font = mono ? 'font-mono text-[12px]' : 'text-[13px]'
   return (
-    <div className={`${font} leading-snug break-words whitespace-pre-wrap`}>
-      {shown.hidden > 0 && (
+    <div className={`${font} leading-snug break-words whitespace-pre-wrap ${className}`}>
+      {shown.hidden > 0 && !all && (
         <button type="button" className="btn mr-1 mb-0.5 align-baseline" onClick={() => setAll(true)}>
           ⋯ {shown.hidden.toLocaleString('en')} earlier chars
         </button>
+      )}
+      {shown.hidden > 0 && all && (
+        <span className="mr-1 text-[11px] text-slate-500 dark:text-slate-400">
+          ⋯ {shown.hidden.toLocaleString('en')} earlier chars not shown (the page shows at most{' '}
+          {EXPANDED_LIMIT.toLocaleString('en')} per text; Export has it all)
+        </span>
       )}
       {all && text.length > limit && (
         <button type="button" className="btn mr-1 mb-0.5 align-baseline" onClick={() => setAll(false)}>
           fold
         </button>
       )}
-      {shown.plain}
+      <ShownText text={shown.plain} />
       {shown.marked !== '' && (
         <mark title="the latest delta" className={`rounded-sm text-inherit ${markClass}`}>
-          {shown.marked}
+          <ShownText text={shown.marked} />
         </mark>
       )}
       {text === '' && <span className="text-slate-400 italic dark:text-slate-500">(empty)</span>}

@@ -1,5 +1,8 @@
 import type { ContentBlock } from '../../core/protocol'
+import { TextTail } from '../blocks/TextTail'
 import { BLOCK_ACCENT, OTHER_ACCENT } from '../chunkStyle'
+import { HiddenCharsBadge } from '../HiddenCharsBadge'
+import { ShownText } from '../ShownText'
 
 type Props = {
   readonly block: ContentBlock
@@ -10,7 +13,10 @@ type Props = {
   readonly differs?: boolean
 }
 
-/** One assembled block. Content is always rendered as text: streams are untrusted input. */
+/**
+ * One assembled block. Content is always rendered as text: streams are untrusted input. Long texts show their tail
+ * (a 60 MB text laid out whole took the tab to gigabytes); hidden characters show as marks and get a badge.
+ */
 export function BlockView({ block, position, label = 'Block', differs = false }: Props) {
   const accent = (BLOCK_ACCENT[block.type] ?? OTHER_ACCENT).border
   const ring = differs ? 'ring-1 ring-amber-400 dark:ring-amber-600' : ''
@@ -22,6 +28,7 @@ export function BlockView({ block, position, label = 'Block', differs = false }:
       <h3 className="mb-0.5 text-[11px] font-medium tracking-wide text-slate-500 dark:text-slate-400">
         {label} {position} · {block.type}
         {differs && <span className="ml-1 text-amber-700 dark:text-amber-400">differs</span>}
+        <HiddenCharsBadge texts={blockTexts(block)} />
       </h3>
       <BlockBody block={block} />
     </article>
@@ -31,25 +38,33 @@ export function BlockView({ block, position, label = 'Block', differs = false }:
 function BlockBody({ block }: { readonly block: ContentBlock }) {
   if ((block.type === 'text' || block.type === 'reasoning') && typeof block['text'] === 'string') {
     const style = block.type === 'reasoning' ? 'text-slate-600 italic dark:text-slate-300' : ''
-    return (
-      <p className={`text-[13px] leading-snug break-words whitespace-pre-wrap ${style}`}>{block['text']}</p>
-    )
+    return <TextTail text={block['text']} mark={0} className={style} />
   }
   if (block.type === 'tool-call') {
     const { id, name, arguments: args } = block as { id?: unknown; name?: unknown; arguments?: unknown }
     return (
       <div className="space-y-0.5">
         <p className="text-xs">
-          <span className="font-mono font-semibold">{String(name)}</span>{' '}
-          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">{String(id)}</span>
+          <span className="font-mono font-semibold">
+            <ShownText text={String(name)} />
+          </span>{' '}
+          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+            <ShownText text={String(id)} />
+          </span>
         </p>
-        <pre className="font-mono text-[12px] break-all whitespace-pre-wrap">{String(args)}</pre>
+        <TextTail text={String(args)} mark={0} mono className="break-all" />
       </div>
     )
   }
   return (
-    <pre className="font-mono text-[12px] break-all whitespace-pre-wrap">
-      {JSON.stringify(block, null, 2)}
-    </pre>
+    <TextTail text={JSON.stringify(block, null, 2)} mark={0} mono className="break-all" />
+  )
+}
+
+/** The strings of a block a reader sees: its text, or a tool call's name, id and arguments. */
+function blockTexts(block: ContentBlock): readonly string[] {
+  const record = block as Record<string, unknown>
+  return ['text', 'name', 'id', 'arguments'].flatMap((key) =>
+    typeof record[key] === 'string' ? [record[key]] : [],
   )
 }

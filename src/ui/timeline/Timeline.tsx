@@ -53,22 +53,26 @@ function Filters({
     <>
       <SearchBox engine={engine} rows={rows} />
       <TypeMenu types={filter.types} onChange={(types) => setFilter({ types })} />
-      <select
-        className={`field ${filter.index === null ? '' : 'border-sky-500 dark:border-sky-400'}`}
-        aria-label="Filter by block index"
-        title="Filter by block index (usage and finish stay visible)"
-        value={filter.index ?? ''}
-        onChange={(event) =>
-          setFilter({ index: event.target.value === '' ? null : Number(event.target.value) })
-        }
-      >
-        <option value="">all blocks</option>
-        {indexes.map((life) => (
-          <option key={life.index} value={life.index}>
-            {life.index} {life.blockType}
-          </option>
-        ))}
-      </select>
+      {indexes.length > INDEX_OPTIONS ? (
+        <IndexField engine={engine} filter={filter} count={indexes.length} />
+      ) : (
+        <select
+          className={`field ${filter.index === null ? '' : 'border-sky-500 dark:border-sky-400'}`}
+          aria-label="Filter by block index"
+          title="Filter by block index (usage and finish stay visible)"
+          value={filter.index ?? ''}
+          onChange={(event) =>
+            setFilter({ index: event.target.value === '' ? null : Number(event.target.value) })
+          }
+        >
+          <option value="">all blocks</option>
+          {indexes.map((life) => (
+            <option key={life.index} value={life.index}>
+              {life.index} {life.blockType}
+            </option>
+          ))}
+        </select>
+      )}
       <label
         className="flex items-center gap-1 text-xs whitespace-nowrap text-slate-600 dark:text-slate-300"
         title="Fold runs of 3 or more consecutive deltas of one block into one row"
@@ -81,6 +85,39 @@ function Filters({
         Collapse runs
       </label>
     </>
+  )
+}
+
+/**
+ * Above this many blocks the index filter is a number field, not a menu: a `<select>` of 50,000 options took
+ * seconds of layout on every load (and one of a million would not open at all).
+ */
+const INDEX_OPTIONS = 500
+
+function IndexField({
+  engine,
+  filter,
+  count,
+}: {
+  readonly engine: ReplayEngine
+  readonly filter: TimelineFilter
+  readonly count: number
+}) {
+  const { setFilter } = useChunkscope((s) => s.actions)
+  const unknown = filter.index !== null && engine.life(filter.index) === undefined
+  return (
+    <input
+      type="number"
+      className={`field w-28 ${filter.index === null ? '' : unknown ? 'border-red-500' : 'border-sky-500 dark:border-sky-400'}`}
+      aria-label="Filter by block index"
+      title={`Filter by block index: type one of the ${count.toLocaleString('en')} indexes; empty shows all blocks`}
+      placeholder={`block (${count.toLocaleString('en')})`}
+      value={filter.index ?? ''}
+      onChange={(event) => {
+        const value = event.target.value
+        setFilter({ index: value === '' || !Number.isFinite(Number(value)) ? null : Number(value) })
+      }}
+    />
   )
 }
 

@@ -1,6 +1,7 @@
 import type { EffectSummary } from '../../core/effects'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
+import { markHiddenChars } from '../hiddenChars'
 
 /** Longest slice of model text a row preview shows; the cell truncates visually, this bounds the work. */
 const PREVIEW_CHARS = 160
@@ -25,8 +26,13 @@ const quoted = (text: string): string =>
 /**
  * One line saying what a chunk carries, for a timeline row: quoted text with visible whitespace for deltas, the
  * tool call's id/name and argument piece, a block-end's block in short, usage numbers, the finish kind and code.
+ * Bidirectional and zero-width characters anywhere in it (a tool name, a failure message) show as marks.
  */
 export function payloadPreview(chunk: AnyChunk): string {
+  return markHiddenChars(describePayload(chunk))
+}
+
+function describePayload(chunk: AnyChunk): string {
   switch (chunk.type) {
     case 'block-start':
       return str(field(chunk, 'blockType'))

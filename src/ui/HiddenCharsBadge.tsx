@@ -1,0 +1,20 @@
+import { describeHiddenChars } from './hiddenChars'
+
+/**
+ * A warning badge for text that holds bidirectional or zero-width characters (shown as ⟨RLO⟩-style marks in the
+ * text itself): they can make text read differently from what it is, so they are flagged where they appear.
+ */
+export function HiddenCharsBadge({ texts }: { readonly texts: readonly string[] }) {
+  const found = texts.map(describeHiddenChars).filter((d) => d !== '')
+  if (found.length === 0) return null
+  const what = found.join('; ')
+  return (
+    <span
+      role="note"
+      title={`bidirectional or zero-width characters: ${what}`}
+      className="ml-1 rounded bg-amber-100 px-1 py-px text-[10px] leading-none font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100"
+    >
+      hidden characters: {what}
+    </span>
+  )
+}

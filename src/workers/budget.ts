@@ -1,0 +1,109 @@
+import type { Attempt } from '../core/session'
+import type { Diagnostic, LoadedSource } from '../formats/types'
+
+/**
+ * What the page opens of one input. The tab's memory follows what is decoded, not the input's bytes: each chunk
+ * costs its objects, its effect byte and its timeline row; each distinct block index costs a life, a checkpointed
+ * open partial, an entry in every replay frame and a lane. 48 MB of NDJSON that opens a new block per chunk took a
+ * tab past 3 GB in 12 seconds, while a million chunks of a few hundred blocks open in about 1 GB. So the limits
+ * count chunks, distinct block indexes and payload characters per stream, and bytes only for the input as a whole.
+ * A stream over a limit is cut at the chunk that crosses it (the chunks before it replay exactly as they would in
+ * the whole stream) and a diagnostic names the limit; the command line reads the whole input.
+ */
+export const BROWSER_LIMITS = {
+  /** Bytes of a file or characters of pasted text; larger inputs are refused before they are read. */
+  inputBytes: 128 * 1024 * 1024,
+  chunksPerStream: 1_000_000,
+  blocksPerStream: 50_000,
+  /** UTF-16 units of strings in the chunks (texts, argument pieces, ids, names, block-end payloads). */
+  charsPerStream: 64 * 1024 * 1024,
+} as const
+
+export type BrowserLimits = { readonly [K in keyof typeof BROWSER_LIMITS]: number }
+
+/** Every diagnostic about a cut stream starts with this, so the page can put the first one in its banner. */
+export const CUT_PREFIX = 'over the browser limit: '
+
+/** Why an input is refused before it is read (its size), or null when it may be read. */
+export function refuseInput(size: number, name: string, limits: BrowserLimits = BROWSER_LIMITS): string | null {
+  if (size <= limits.inputBytes) return null
+  return `${name} is ${formatSize(size)}, over the browser limit of ${formatSize(limits.inputBytes)} per input; it was not opened. Read it with the command line instead: npx chunkscope inspect ${name}`
+}
+
+/**
+ * Cuts every stream of `source` that crosses a limit to the chunks before the crossing, in place, and adds one
+ * error diagnostic per cut stream naming the limit (first in the list, since they explain what is missing).
+ *
+ * @example
+ * fitToBudget(loadSource(text)).diagnostics[0]?.message
+ * // 'over the browser limit: stream "stream" was cut to its first 50,000 of 1,000,000 chunks: chunk 50,001 (seq 50000) opens block index number 50,001, and a stream may have at most 50,000 distinct block indexes here; …'
+ */
+export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSER_LIMITS): LoadedSource {
+  const cuts: Diagnostic[] = []
+  source.sessions.forEach((session, sessionIndex) => {
+    for (const attempt of session.streams) {
+      const cut = findCut(attempt, limits)
+      if (cut === null) continue
+      const total = attempt.chunks.length
+      attempt.chunks = attempt.chunks.slice(0, cut.at)
+      const where = source.sessions.length > 1 ? `session ${sessionIndex + 1}, stream` : 'stream'
+      cuts.push({
+        severity: 'error',
+        message: `${CUT_PREFIX}${where} "${attempt.id}" was cut to its first ${count(cut.at)} of ${count(total)} chunks: ${cut.why}; the rest is not shown (the command line reads it all: npx chunkscope inspect)`,
+      })
+    }
+  })
+  if (cuts.length > 0) source.diagnostics.unshift(...cuts)
+  return source
+}
+
+/** The first diagnostic about a cut stream, for the page's banner. */
+export function cutNotice(source: LoadedSource): string | null {
+  return source.diagnostics.find((d) => d.message.startsWith(CUT_PREFIX))?.message ?? null
+}
+
+function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: string } | null {
+  const chunks = attempt.chunks
+  const indexes = new Set<unknown>()
+  let chars = 0
+  for (let i = 0; i < chunks.length; i++) {
+    const { seq, chunk } = chunks[i]!
+    const where = `chunk ${count(i + 1)} (seq ${seq})`
+    if (i >= limits.chunksPerStream)
+      return { at: i, why: `a stream may have at most ${count(limits.chunksPerStream)} chunks here` }
+    const index: unknown = (chunk as { index?: unknown }).index
+    if (index !== undefined && !indexes.has(index)) {
+      if (indexes.size >= limits.blocksPerStream)
+        return {
+          at: i,
+          why: `${where} opens block index number ${count(indexes.size + 1)}, and a stream may have at most ${count(limits.blocksPerStream)} distinct block indexes here`,
+        }
+      indexes.add(index)
+    }
+    chars += stringChars(chunk, 3)
+    if (chars > limits.charsPerStream)
+      return {
+        at: i,
+        why: `${where} brings the stream's text to ${count(chars)} characters, and a stream may carry at most ${count(limits.charsPerStream)} here`,
+      }
+  }
+  return null
+}
+
+/** Total length of the strings in a value, `depth` levels down (enough for a chunk, its block and its fields). */
+function stringChars(value: unknown, depth: number): number {
+  if (typeof value === 'string') return value.length
+  if (depth === 0 || typeof value !== 'object' || value === null) return 0
+  let sum = 0
+  if (Array.isArray(value)) for (const item of value) sum += stringChars(item, depth - 1)
+  else for (const key in value) sum += stringChars((value as Record<string, unknown>)[key], depth - 1)
+  return sum
+}
+
+const count = (n: number): string => n.toLocaleString('en')
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GiB`
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MiB`
+  return `${Math.round(bytes / 1024)} KiB`
+}
