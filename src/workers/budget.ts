@@ -15,7 +15,7 @@ export const BROWSER_LIMITS = {
   inputBytes: 128 * 1024 * 1024,
   chunksPerStream: 1_000_000,
   blocksPerStream: 50_000,
-  /** UTF-16 units of strings in the chunks (texts, argument pieces, ids, names, block-end payloads). */
+  /** UTF-16 units of strings in the chunks (texts, argument pieces, ids, names, block-end payloads; not types). */
   charsPerStream: 64 * 1024 * 1024,
 } as const
 
@@ -96,7 +96,11 @@ function stringChars(value: unknown, depth: number): number {
   if (depth === 0 || typeof value !== 'object' || value === null) return 0
   let sum = 0
   if (Array.isArray(value)) for (const item of value) sum += stringChars(item, depth - 1)
-  else for (const key in value) sum += stringChars((value as Record<string, unknown>)[key], depth - 1)
+  else
+    for (const key in value) {
+      // A type is a word from a fixed set; what grows is the payload.
+      if (key !== 'type') sum += stringChars((value as Record<string, unknown>)[key], depth - 1)
+    }
   return sum
 }
 

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { ReplayEngine } from '../core/ReplayEngine'
+import { loadSource } from '../formats/load'
+import { createChunkscopeStore } from '../store/store'
+import { be, bs, finish, td, text } from '../test/chunks'
+import { corpusFiles, readCorpus } from '../test/corpus'
+import { BROWSER_LIMITS, CUT_PREFIX, cutNotice, fitToBudget, refuseInput } from './budget'
+
+const ndjson = (chunks: readonly unknown[]): string => chunks.map((c) => JSON.stringify(c)).join('\n') + '\n'
+/** One delta per block, each opening a new index: the shape that costs the page the most per byte. */
+const blockPerChunk = (n: number) => Array.from({ length: n }, (_, i) => td(i, 'x'))
+const limits = { ...BROWSER_LIMITS, blocksPerStream: 50, chunksPerStream: 200, charsPerStream: 1000 }
+
+describe('fitToBudget', () => {
+  it('leaves every corpus log untouched under the browser limits', () => {
+    for (const name of corpusFiles()) {
+      const text = readCorpus(name)
+      expect({ name, source: fitToBudget(loadSource(text, name)) }).toEqual({
+        name,
+        source: loadSource(text, name),
+      })
+    }
+  })
+
+  it('cuts a stream at the chunk that opens one block index too many, and says so', () => {
+    const source = fitToBudget(loadSource(ndjson(blockPerChunk(120)), 'blocks.ndjson'), limits)
+    const chunks = source.sessions[0]!.streams[0]!.chunks
+    expect(chunks).toHaveLength(50)
+    expect(chunks.map((c) => c.chunk)).toEqual(blockPerChunk(50))
+    expect(source.diagnostics[0]).toEqual({
+      severity: 'error',
+      message: `${CUT_PREFIX}stream "stream" was cut to its first 50 of 120 chunks: chunk 51 (seq 50) opens block index number 51, and a stream may have at most 50 distinct block indexes here; the rest is not shown (the command line reads it all: npx chunkscope inspect)`,
+    })
+  })
+
+  it('keeps a prefix that replays exactly as the same chunks of the whole stream', () => {
+    // Deltas of a few blocks, then more blocks than allowed: the kept part is the whole stream's first chunks.
+    const all = [
+      bs(0, 'text'),
+      td(0, 'a'),
+      be(0, text('a')),
+      ...blockPerChunk(80).map((c, i) => td(i + 1, 'y')),
+    ]
+    const whole = loadSource(ndjson([...all, finish('stop')])).sessions[0]!.streams[0]!.chunks
+    const cut = fitToBudget(loadSource(ndjson([...all, finish('stop')])), limits).sessions[0]!.streams[0]!
+    const kept = cut.chunks.length
+    expect(kept).toBe(3 + 49)
+    const alone = new ReplayEngine(cut.chunks).result
+    const inWhole = new ReplayEngine(whole).seek(kept)
+    expect(alone.blocks).toEqual(inWhole.blocks)
+    expect(alone.interruptedBlocks).toEqual(inWhole.interruptedBlocks)
+  })
+
+  it('counts chunks and payload characters, not only blocks', () => {
+    const many = fitToBudget(loadSource(ndjson(Array.from({ length: 300 }, () => td(0, 'a')))), limits)
+    expect(many.sessions[0]!.streams[0]!.chunks).toHaveLength(200)
+    expect(many.diagnostics[0]!.message).toContain('at most 200 chunks')
+    const long = fitToBudget(loadSource(ndjson([td(0, 'a'.repeat(600)), td(0, 'b'.repeat(600))])), limits)
+    expect(long.sessions[0]!.streams[0]!.chunks).toHaveLength(1)
+    expect(long.diagnostics[0]!.message).toContain('chunk 2 (seq 1) brings the stream')
+    expect(long.diagnostics[0]!.message).toContain('at most 1,000 here')
+  })
+
+  it('gives the first cut for the banner, and nothing for a source within the limits', () => {
+    const source = fitToBudget(loadSource(ndjson(blockPerChunk(60))), limits)
+    expect(cutNotice(source)).toBe(source.diagnostics[0]!.message)
+    expect(cutNotice(fitToBudget(loadSource(ndjson(blockPerChunk(10))), limits))).toBeNull()
+  })
+})
+
+describe('refuseInput', () => {
+  it('refuses an input over the byte limit, naming its size and the limit', () => {
+    expect(refuseInput(BROWSER_LIMITS.inputBytes, 'a.jsonl')).toBeNull()
+    expect(refuseInput(3 * 1024 ** 3, 'huge.jsonl')).toBe(
+      'huge.jsonl is 3.0 GiB, over the browser limit of 128 MiB per input; it was not opened. Read it with the command line instead: npx chunkscope inspect huge.jsonl',
+    )
+  })
+})
+
+describe('the store', () => {
+  it('cuts what any entrance hands it and puts the limit in the banner', async () => {
+    const store = createChunkscopeStore({ yieldToHost: () => Promise.resolve() })
+    const n = BROWSER_LIMITS.blocksPerStream + 10
+    await store
+      .getState()
+      .actions.showSource(loadSource(ndjson(blockPerChunk(n)), 'b.ndjson'), { kind: 'paste', name: 'b' })
+    expect(store.getState().engine?.total).toBe(BROWSER_LIMITS.blocksPerStream)
+    expect(store.getState().error).toContain('at most 50,000 distinct block indexes')
+  })
+})
