@@ -68,7 +68,8 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
   let chars = 0
   for (let i = 0; i < chunks.length; i++) {
     const { seq, chunk } = chunks[i]!
-    const where = `chunk ${count(i + 1)} (seq ${seq})`
+    // Only worded once a limit is crossed: toLocaleString per chunk would cost seconds for a million.
+    const where = () => `chunk ${count(i + 1)} (seq ${seq})`
     if (i >= limits.chunksPerStream)
       return { at: i, why: `a stream may have at most ${count(limits.chunksPerStream)} chunks here` }
     const index: unknown = (chunk as { index?: unknown }).index
@@ -76,7 +77,7 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
       if (indexes.size >= limits.blocksPerStream)
         return {
           at: i,
-          why: `${where} opens block index number ${count(indexes.size + 1)}, and a stream may have at most ${count(limits.blocksPerStream)} distinct block indexes here`,
+          why: `${where()} opens block index number ${count(indexes.size + 1)}, and a stream may have at most ${count(limits.blocksPerStream)} distinct block indexes here`,
         }
       indexes.add(index)
     }
@@ -84,7 +85,7 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
     if (chars > limits.charsPerStream)
       return {
         at: i,
-        why: `${where} brings the stream's text to ${count(chars)} characters, and a stream may carry at most ${count(limits.charsPerStream)} here`,
+        why: `${where()} brings the stream's text to ${count(chars)} characters, and a stream may carry at most ${count(limits.charsPerStream)} here`,
       }
   }
   return null
