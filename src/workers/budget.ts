@@ -25,7 +25,11 @@ export type BrowserLimits = { readonly [K in keyof typeof BROWSER_LIMITS]: numbe
 export const CUT_PREFIX = 'over the browser limit: '
 
 /** Why an input is refused before it is read (its size), or null when it may be read. */
-export function refuseInput(size: number, name: string, limits: BrowserLimits = BROWSER_LIMITS): string | null {
+export function refuseInput(
+  size: number,
+  name: string,
+  limits: BrowserLimits = BROWSER_LIMITS,
+): string | null {
   if (size <= limits.inputBytes) return null
   return `${name} is ${formatSize(size)}, over the browser limit of ${formatSize(limits.inputBytes)} per input; it was not opened. Read it with the command line instead: npx chunkscope inspect ${name}`
 }

@@ -27,9 +27,7 @@ export function BlockBody({ block, mark, markClass }: Props) {
     return (
       <>
         {fields.text !== null && <TextTail text={fields.text} mark={0} />}
-        {fields.other !== null && (
-          <TextTail text={fields.other} mark={0} mono className="break-all" />
-        )}
+        {fields.other !== null && <TextTail text={fields.other} mark={0} mono className="break-all" />}
       </>
     )
   }

@@ -56,9 +56,7 @@ function BlockBody({ block }: { readonly block: ContentBlock }) {
       </div>
     )
   }
-  return (
-    <TextTail text={JSON.stringify(block, null, 2)} mark={0} mono className="break-all" />
-  )
+  return <TextTail text={JSON.stringify(block, null, 2)} mark={0} mono className="break-all" />
 }
 
 /** The strings of a block a reader sees: its text, or a tool call's name, id and arguments. */
