@@ -4,6 +4,7 @@ import type { WireTrace } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
 import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { SEVERITY_ICON } from '../findings/severity'
+import { markHiddenChars } from '../hiddenChars'
 import { indexOf, payloadPreview } from '../timeline/describeChunk'
 
 /** Chunks listed per pair; a JS snippet's single yield can produce thousands. */
@@ -88,13 +89,13 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
               title={raw.length > SHOWN_RAW ? raw.slice(0, 20000) : undefined}
               className="break-all whitespace-pre-wrap text-slate-700 dark:text-slate-300"
             >
-              {raw.length > SHOWN_RAW ? `${raw.slice(0, SHOWN_RAW)}…` : raw}
+              {markHiddenChars(raw.length > SHOWN_RAW ? `${raw.slice(0, SHOWN_RAW)}…` : raw)}
             </span>
           </>
         )}
         {notes?.map((note, i) => (
           <div key={i} className={`mt-0.5 font-sans text-[11px] ${SEVERITY_ICON[note.severity].color}`}>
-            <span aria-hidden>{SEVERITY_ICON[note.severity].icon}</span> {note.message}
+            <span aria-hidden>{SEVERITY_ICON[note.severity].icon}</span> {markHiddenChars(note.message)}
           </div>
         ))}
       </div>

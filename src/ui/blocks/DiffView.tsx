@@ -1,4 +1,5 @@
 import { visibleWhitespace } from '../chunkStyle'
+import { markHiddenChars } from '../hiddenChars'
 import type { DiffPart, FieldDiff } from './buildDiff'
 
 const PART_CLASS: Record<DiffPart['op'], string> = {
@@ -16,13 +17,13 @@ export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
     <span className="font-mono text-[12px] break-all whitespace-pre-wrap">
       {parts.map((part, position) =>
         part.op === 'same' ? (
-          <span key={position}>{part.text}</span>
+          <span key={position}>{markHiddenChars(part.text)}</span>
         ) : part.op === 'added' && parts[position - 1]?.op === 'removed' && part.text.length > LONG ? (
           // A long replacement reads better as old, then new on its own line.
           <span key={position} className="block">
             <span title="added" className={`rounded-sm px-px ${PART_CLASS.added}`}>
               <span className="sr-only"> added: </span>
-              {part.text}
+              {markHiddenChars(part.text)}
             </span>
           </span>
         ) : (
@@ -32,7 +33,7 @@ export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
             className={`rounded-sm px-px ${PART_CLASS[part.op]} ${part.op === 'removed' && part.text.trim() !== '' ? 'line-through decoration-red-500/60' : ''}`}
           >
             <span className="sr-only">{part.op === 'added' ? ' added: ' : ' removed: '}</span>
-            {part.text.trim() === '' ? visibleWhitespace(part.text) : part.text}
+            {part.text.trim() === '' ? visibleWhitespace(part.text) : markHiddenChars(part.text)}
           </span>
         ),
       )}

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { useChunkscope } from '../StoreContext'
 import type { FindingList } from './buildFindings'
+import { markHiddenChars } from '../hiddenChars'
 import { SEVERITY_ICON } from './severity'
 
 type Props = {
@@ -69,7 +70,7 @@ export function FindingsList({ list, positions }: Props) {
                     </span>
                   </span>
                   <span className="block break-words text-[11px] leading-4 text-slate-600 dark:text-slate-300">
-                    {finding.message}
+                    {markHiddenChars(finding.message)}
                   </span>
                 </span>
               </button>

@@ -1,6 +1,11 @@
 import { useState } from 'react'
+import { EXPANDED_LIMIT } from '../blocks/TextTail'
+import { ShownText } from '../ShownText'
 
-/** The assembled message as selectable JSON text, with a Copy button. */
+/**
+ * The assembled message as selectable JSON text, with a Copy button (which copies all of it). The page shows at most
+ * the first {@link EXPANDED_LIMIT} characters, hidden characters as marks: a 60 MB text laid out whole sinks a tab.
+ */
 export function RawJson({ json }: { readonly json: string }) {
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null)
   const copy = () => {
@@ -25,7 +30,13 @@ export function RawJson({ json }: { readonly json: string }) {
         aria-label="Message JSON"
         className="overflow-auto rounded bg-slate-50 p-2 font-mono text-[12px] break-all whitespace-pre-wrap select-text dark:bg-slate-800"
       >
-        {json}
+        <ShownText text={json.length > EXPANDED_LIMIT ? json.slice(0, EXPANDED_LIMIT) : json} />
+        {json.length > EXPANDED_LIMIT && (
+          <span className="text-slate-500">
+            {' '}
+            ⋯ {(json.length - EXPANDED_LIMIT).toLocaleString('en')} more chars not shown (Copy has them all)
+          </span>
+        )}
       </pre>
     </div>
   )

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { Diagnostic } from '../../formats/types'
 import { SEVERITIES, SEVERITY_ICON } from '../findings/severity'
+import { markHiddenChars } from '../hiddenChars'
 
 /** Shown at once; a reader may report thousands of bad lines in a damaged file. */
 const SHOWN = 200
@@ -69,6 +70,7 @@ export function DiagnosticsList({ diagnostics }: { readonly diagnostics: readonl
 /** Messages usually name their line already (`line 8: seq gap …`); prefix it when one does not. */
 function withLine(diagnostic: Diagnostic): string {
   const { line, message } = diagnostic
-  if (line === undefined || message.startsWith('line ')) return message
-  return `line ${line}: ${message}`
+  const shown = markHiddenChars(message)
+  if (line === undefined || message.startsWith('line ')) return shown
+  return `line ${line}: ${shown}`
 }

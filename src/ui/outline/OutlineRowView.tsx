@@ -2,6 +2,7 @@ import type { KeyboardEvent } from 'react'
 import { SEVERITY_ICON } from '../findings/severity'
 import type { AttemptSummary } from './attemptSummary'
 import type { OutlineNode, OutlineRow } from './buildOutline'
+import { markHiddenChars } from '../hiddenChars'
 import type { Tone } from './describeEvent'
 
 export const TONE: Record<Tone, string> = {
@@ -79,7 +80,9 @@ function RowContent({
       return (
         <>
           <span className="font-medium">{node.label}</span>
-          <span className={`ml-auto truncate pl-2 ${TONE[node.end.tone]}`}>{node.end.text}</span>
+          <span className={`ml-auto truncate pl-2 ${TONE[node.end.tone]}`}>
+            {markHiddenChars(node.end.text)}
+          </span>
         </>
       )
     case 'step': {
@@ -99,7 +102,7 @@ function RowContent({
       return (
         <span className={`min-w-0 truncate text-[11px] ${TONE[node.tone]} opacity-80`}>
           <span className="font-mono">{node.type}</span>
-          {node.text && ` ${node.text}`}
+          {node.text && ` ${markHiddenChars(node.text)}`}
         </span>
       )
     case 'attempt':
