@@ -74,7 +74,9 @@ async function pasteAnywhere(page: Page, text: string): Promise<void> {
   await idle(page)
 }
 
+/** Opens a link as a fresh page load (a hash change on a loaded page would not wait for the idle signal to drop). */
 async function openLink(page: Page, fragment: string): Promise<void> {
+  await page.goto('about:blank')
   await page.goto(`/#${fragment}`)
   await idle(page)
 }
