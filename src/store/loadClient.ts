@@ -17,9 +17,10 @@ export function loadInBackground(
   input: LoadInput,
   onProgress: (progress: LoadProgress) => void,
 ): Promise<LoadedSource> {
+  // Refused before anything is copied to a worker (the worker checks again: it may be handed a request directly).
+  const refused = refuseInput('text' in input ? input.text.length : input.file.size, input.name)
+  if (refused !== null) return Promise.reject(new Error(refused))
   if (typeof Worker === 'undefined') {
-    const refused = refuseInput('text' in input ? input.text.length : input.file.size, input.name)
-    if (refused !== null) return Promise.reject(new Error(refused))
     return ('text' in input ? Promise.resolve(input.text) : input.file.text()).then((text) =>
       fitToBudget(loadSource(text, input.name)),
     )

@@ -61,6 +61,18 @@ describe('fitToBudget', () => {
     expect(long.diagnostics[0]!.message).toContain('at most 1,000 here')
   })
 
+  it('counts what is nested at any depth: deep strings and long arrays of numbers', () => {
+    const deep = { type: 'usage', usage: { inputTokens: 1, outputTokens: 1, x: 'z'.repeat(2000) } }
+    let nested: unknown = ['y'.repeat(2000)]
+    for (let i = 0; i < 500; i++) nested = [nested]
+    const cases = [deep, { ...deep, usage: { x: nested } }, { ...deep, usage: { x: Array(2000).fill(0) } }]
+    for (const chunk of cases) {
+      const source = fitToBudget(loadSource(ndjson([td(0, 'a'), chunk])), limits)
+      expect(source.sessions[0]!.streams[0]!.chunks).toHaveLength(1)
+      expect(source.diagnostics[0]!.message).toContain('chunk 2 (seq 1) brings the stream')
+    }
+  })
+
   it('gives the first cut for the banner, and nothing for a source within the limits', () => {
     const source = fitToBudget(loadSource(ndjson(blockPerChunk(60))), limits)
     expect(cutNotice(source)).toBe(source.diagnostics[0]!.message)

@@ -15,7 +15,10 @@ export const BROWSER_LIMITS = {
   inputBytes: 128 * 1024 * 1024,
   chunksPerStream: 1_000_000,
   blocksPerStream: 50_000,
-  /** UTF-16 units of strings in the chunks (texts, argument pieces, ids, names, block-end payloads; not types). */
+  /**
+   * UTF-16 units of the strings in the chunks (texts, argument pieces, ids, names, block-end payloads; not types),
+   * plus one per nested value.
+   */
   charsPerStream: 64 * 1024 * 1024,
 } as const
 
@@ -85,28 +88,34 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
         }
       indexes.add(index)
     }
-    chars += stringChars(chunk, 3)
+    chars += payloadCost(chunk)
     if (chars > limits.charsPerStream)
       return {
         at: i,
-        why: `${where()} brings the stream's text to ${count(chars)} characters, and a stream may carry at most ${count(limits.charsPerStream)} here`,
+        why: `${where()} brings the stream's payload to ${count(chars)} characters and values, and a stream may carry at most ${count(limits.charsPerStream)} here`,
       }
   }
   return null
 }
 
-/** Total length of the strings in a value, `depth` levels down (enough for a chunk, its block and its fields). */
-function stringChars(value: unknown, depth: number): number {
-  if (typeof value === 'string') return value.length
-  if (depth === 0 || typeof value !== 'object' || value === null) return 0
-  let sum = 0
-  if (Array.isArray(value)) for (const item of value) sum += stringChars(item, depth - 1)
-  else
-    for (const key in value) {
-      // A type is a word from a fixed set; what grows is the payload.
-      if (key !== 'type') sum += stringChars((value as Record<string, unknown>)[key], depth - 1)
-    }
-  return sum
+/**
+ * What a chunk's payload costs: the length of every string in it at any depth, plus one per nested value (an array
+ * of a million numbers costs memory too). Walked with an explicit stack, so deep nesting cannot overflow it; the
+ * `type` fields are left out (a word from a fixed set).
+ */
+function payloadCost(chunk: unknown): number {
+  let cost = 0
+  const stack: unknown[] = [chunk]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (typeof value === 'string') cost += value.length
+    else if (typeof value === 'object' && value !== null) {
+      if (value !== chunk) cost += 1
+      if (Array.isArray(value)) for (const item of value) stack.push(item)
+      else for (const key in value) if (key !== 'type') stack.push((value as Record<string, unknown>)[key])
+    } else if (value !== chunk) cost += 1
+  }
+  return cost
 }
 
 const count = (n: number): string => n.toLocaleString('en')
