@@ -108,10 +108,10 @@ test.describe('files', () => {
     test.setTimeout(120_000)
     await openApp(page)
     await openGenerated(page, info.outputPath('blocks.ndjson'), blockPerChunk(1_000_000))
-    await expect(alert(page)).toContainText('at most 50,000 distinct block indexes')
-    await expect(alert(page)).toContainText('cut to its first 50,000 of 1,000,000 chunks')
-    await expect(page.getByLabel('Position')).toHaveText('50000 / 50000')
-    expect(await expectAlive(page)).toBe(50_000)
+    await expect(alert(page)).toContainText('at most 20,000 distinct block indexes')
+    await expect(alert(page)).toContainText('cut to its first 20,000 of 1,000,000 chunks')
+    await expect(page.getByLabel('Position')).toHaveText('20000 / 20000')
+    expect(await expectAlive(page)).toBe(20_000)
   })
 
   test('a 50 MB text delta opens; its block and message show the tail, not 50 MB', async ({ page }, info) => {
@@ -222,11 +222,11 @@ test.describe('files', () => {
 })
 
 test.describe('paste', () => {
-  test('60,000 block indexes pasted are cut at the limit, saying so', async ({ page }) => {
+  test('30,000 block indexes pasted are cut at the limit, saying so', async ({ page }) => {
     await openApp(page)
-    await pasteAnywhere(page, blockPerChunk(60_000))
-    await expect(alert(page)).toContainText('at most 50,000 distinct block indexes')
-    expect(await expectAlive(page)).toBe(50_000)
+    await pasteAnywhere(page, blockPerChunk(30_000))
+    await expect(alert(page)).toContainText('at most 20,000 distinct block indexes')
+    expect(await expectAlive(page)).toBe(20_000)
   })
 
   test('bidi controls in a pasted tool name are marked', async ({ page }) => {
@@ -268,11 +268,11 @@ test.describe('share links', () => {
     await expectAlive(page)
   })
 
-  test('a link of 60,000 block indexes is cut at the limit', async ({ page }) => {
-    const chunks = Array.from({ length: 60_000 }, (_, i) => td(i, 'x'))
+  test('a link of 30,000 block indexes is cut at the limit', async ({ page }) => {
+    const chunks = Array.from({ length: 30_000 }, (_, i) => td(i, 'x'))
     await openLink(page, await encodeShareLink(chunksPayload(chunks)))
-    await expect(alert(page)).toContainText('at most 50,000 distinct block indexes')
-    expect(await expectAlive(page)).toBe(50_000)
+    await expect(alert(page)).toContainText('at most 20,000 distinct block indexes')
+    expect(await expectAlive(page)).toBe(20_000)
   })
 
   test('a link of 300,000 things that are not chunks says so', async ({ page }) => {

@@ -97,6 +97,6 @@ describe('the store', () => {
       .getState()
       .actions.showSource(loadSource(ndjson(blockPerChunk(n)), 'b.ndjson'), { kind: 'paste', name: 'b' })
     expect(store.getState().engine?.total).toBe(BROWSER_LIMITS.blocksPerStream)
-    expect(store.getState().error).toContain('at most 50,000 distinct block indexes')
+    expect(store.getState().error).toContain('at most 20,000 distinct block indexes')
   })
 })

@@ -14,7 +14,8 @@ export const BROWSER_LIMITS = {
   /** Bytes of a file or characters of pasted text; larger inputs are refused before they are read. */
   inputBytes: 128 * 1024 * 1024,
   chunksPerStream: 1_000_000,
-  blocksPerStream: 50_000,
+  /** Every seek builds one frame entry per block seen: 20,000 keep a step back near 30 ms (50,000: ~90 ms). */
+  blocksPerStream: 20_000,
   /**
    * UTF-16 units of the strings in the chunks (texts, argument pieces, ids, names, block-end payloads; not types),
    * plus one per nested value.
@@ -43,7 +44,7 @@ export function refuseInput(
  *
  * @example
  * fitToBudget(loadSource(text)).diagnostics[0]?.message
- * // 'over the browser limit: stream "stream" was cut to its first 50,000 of 1,000,000 chunks: chunk 50,001 (seq 50000) opens block index number 50,001, and a stream may have at most 50,000 distinct block indexes here; …'
+ * // 'over the browser limit: stream "stream" was cut to its first 20,000 of 1,000,000 chunks: chunk 20,001 (seq 20000) opens block index number 20,001, and a stream may have at most 20,000 distinct block indexes here; …'
  */
 export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSER_LIMITS): LoadedSource {
   const cuts: Diagnostic[] = []
