@@ -120,7 +120,7 @@ export function readZipEntry(
   }
   let data = stored
   if (entry.method === 8) {
-    const inflated = inflateBounded(stored, budget.left)
+    const inflated = inflateBounded(stored, budget.left, entry.size)
     data = inflated.data
     budget.spend(data.length)
     if (inflated.problem !== null) {
@@ -157,42 +157,40 @@ export function readZipEntry(
 /** Compressed bytes handed to the inflater at a time: deflate expands at most ~1032×, so ≤ 16.5 MiB per step. */
 const INFLATE_STEP = 16 << 10
 
-/** Inflates step by step and stops once the output passes `max` (then `capped`) or the data turns out corrupt. */
+/**
+ * Inflates step by step into one buffer and stops once the output passes `max` (then `capped`) or the data turns out
+ * corrupt. The buffer starts at the declared size, but never more than `max`, and grows only if the data goes on.
+ */
 function inflateBounded(
   compressed: Uint8Array,
   max: number,
+  declared: number,
 ): { data: Uint8Array; capped: boolean; problem: string | null } {
-  const parts: Uint8Array[] = []
-  let total = 0
+  let out = new Uint8Array(Math.min(max, declared))
+  let size = 0
   let capped = false
   let problem: string | null = null
   const inflater = new Inflate((chunk) => {
-    parts.push(chunk)
-    total += chunk.length
+    const take = Math.min(chunk.length, max - size)
+    if (take < chunk.length) capped = true
+    if (size + take > out.length) {
+      const grown = new Uint8Array(Math.min(max, Math.max(size + take, out.length * 2)))
+      grown.set(out.subarray(0, size))
+      out = grown
+    }
+    out.set(chunk.subarray(0, take), size)
+    size += take
   })
   try {
-    for (let at = 0; ; at += INFLATE_STEP) {
+    for (let at = 0; !capped; at += INFLATE_STEP) {
       const end = Math.min(compressed.length, at + INFLATE_STEP)
       inflater.push(compressed.subarray(at, end), end === compressed.length)
-      if (total > max) {
-        capped = true
-        break
-      }
       if (end === compressed.length) break
     }
   } catch (error) {
     problem = error instanceof Error ? error.message : String(error)
   }
-  const size = Math.min(total, max)
-  const data = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    if (offset >= size) break
-    const take = part.subarray(0, size - offset)
-    data.set(take, offset)
-    offset += take.length
-  }
-  return { data, capped, problem }
+  return { data: out.subarray(0, size), capped, problem }
 }
 
 /** Local headers in file order, for an archive without its central directory. Stops at the first unreadable one. */
