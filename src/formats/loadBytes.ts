@@ -2,6 +2,7 @@ import type { SqlJsStatic } from 'sql.js'
 import type { Session } from '../core/session'
 import { loadSource } from './load'
 import { MAX_DECOMPRESSED_BYTES, OutputBudget } from './limits'
+import { headerlessPageSize } from './sqlitePages'
 import { isSqlite, readSqliteStore } from './sqliteStore'
 import type { Diagnostic, LoadedSource } from './types'
 import { decodeUtf8 } from './utf8'
@@ -38,7 +39,8 @@ export async function loadBytes(
   try {
     if (isZstd(bytes)) return await loadZstd(bytes, named, budget)
     if (isZip(bytes)) return await loadZip(bytes, named, budget)
-    if (isSqlite(bytes)) return await loadSqlite(bytes, named, options, budget)
+    if (isSqlite(bytes) || headerlessPageSize(bytes) !== null)
+      return await loadSqlite(bytes, named, options, budget)
     return loadText(bytes, name)
   } catch (error) {
     // The readers are written not to throw; if one does, the user still gets a message instead of a blank page.
@@ -61,7 +63,7 @@ function loadText(bytes: Uint8Array, name: string | undefined): LoadedSource {
 
 /** True when the bytes open one of the binary containers that {@link loadBytes} reads itself. */
 export function isBinaryContainer(bytes: Uint8Array): boolean {
-  return isZstd(bytes) || isZip(bytes) || isSqlite(bytes)
+  return isZstd(bytes) || isZip(bytes) || isSqlite(bytes) || headerlessPageSize(bytes) !== null
 }
 
 /**

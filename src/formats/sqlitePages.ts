@@ -15,22 +15,23 @@ export const eventKey = (row: Record<string, SqlValue>): string =>
 /**
  * The rows of a table read from the leaf pages that the SQL read (`read`) did not reach: a damaged root or interior
  * page hides every intact leaf below it. A leaf row counts when it has the table's `columns` (in order) and passes
- * `accept`; rows already read (by {@link eventKey}) are not repeated.
+ * `accept`; rows already read (by `key`) are not repeated.
  */
 export function recoverRows(
   bytes: Uint8Array,
   columns: readonly string[],
   read: readonly Record<string, SqlValue>[],
   accept: (row: Record<string, SqlValue>) => boolean,
+  { key = eventKey, pageSize }: { key?: (row: Record<string, SqlValue>) => string; pageSize?: number } = {},
 ): Record<string, SqlValue>[] {
   if (columns.length === 0) return []
-  const have = new Set(read.map(eventKey))
+  const have = new Set(read.map(key))
   const found: Record<string, SqlValue>[] = []
-  for (const { rowid, values } of readLeafRows(bytes, columns.length)) {
+  for (const { rowid, values } of readLeafRows(bytes, columns.length, pageSize)) {
     const row: Record<string, SqlValue> = { _rowid_: rowid }
     columns.forEach((name, k) => (row[name] = values[k] ?? null))
-    if (!accept(row) || have.has(eventKey(row))) continue
-    have.add(eventKey(row))
+    if (!accept(row) || have.has(key(row))) continue
+    have.add(key(row))
     found.push(row)
   }
   return found
@@ -38,15 +39,18 @@ export function recoverRows(
 
 export type RawRow = { readonly page: number; readonly rowid: number; readonly values: SqlValue[] }
 
-/** Every row of every table leaf page whose record has `columns` values, in page order. */
-export function readLeafRows(bytes: Uint8Array, columns: number): RawRow[] {
+/**
+ * Every row of every table leaf page whose record has `columns` values, in page order. The page size comes from the
+ * file header, or is given for a file whose header is gone (then no page is known to be free).
+ */
+export function readLeafRows(bytes: Uint8Array, columns: number, givenPageSize?: number): RawRow[] {
   if (bytes.length < 100) return []
   const sizeField = (bytes[16]! << 8) | bytes[17]!
-  const pageSize = sizeField === 1 ? 65536 : sizeField
+  const pageSize = givenPageSize ?? (sizeField === 1 ? 65536 : sizeField)
   if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) return []
-  const usable = pageSize - bytes[20]!
+  const usable = givenPageSize !== undefined ? pageSize : pageSize - bytes[20]!
   const pages = Math.floor(bytes.length / pageSize)
-  const free = freelistPages(bytes, pageSize, pages)
+  const free = givenPageSize !== undefined ? new Set<number>() : freelistPages(bytes, pageSize, pages)
   const rows: RawRow[] = []
   for (let page = 1; page <= pages; page++) {
     if (free.has(page)) continue
@@ -182,4 +186,22 @@ function varint(bytes: Uint8Array, at: number, end: number): { value: number; ne
 
 function u32(bytes: Uint8Array, at: number): number {
   return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
+}
+
+/**
+ * The page size of a SQLite file whose first page is zeroed (no "SQLite format 3" header), or null when the bytes
+ * do not look like one: the first 100 bytes are zero, the length is whole pages, and at that page size the leaf
+ * pages hold rows of the harness's `events` shape (8 columns). The size that yields the most such rows wins.
+ */
+export function headerlessPageSize(bytes: Uint8Array): number | null {
+  if (bytes.length < 1024 || bytes.length % 512 !== 0) return null
+  for (let i = 0; i < 100; i++) if (bytes[i] !== 0) return null
+  let best: number | null = null
+  let most = 0
+  for (let size = 512; size <= 65536 && size * 2 <= bytes.length; size *= 2) {
+    if (bytes.length % size !== 0) continue
+    const found = readLeafRows(bytes, 8, size).length
+    if (found > most) [best, most] = [size, found]
+  }
+  return best
 }

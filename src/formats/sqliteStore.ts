@@ -1,19 +1,14 @@
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js'
-import {
-  buildSession,
-  type PackedRowType,
-  type Session,
-  type SessionEvent,
-  type SessionHeader,
-} from '../core/session'
+import { buildSession, type PackedRowType, type Session, type SessionEvent } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import { isRecord, parseJson } from './json'
+import { isRecord } from './json'
 import { citationDiagnostics } from './load'
 import { decodePackedRow } from './sessionJsonl'
 import type { Diagnostic } from './types'
 import { OutputBudget } from './limits'
 import { readData, readSourceEventSeqs, readSurfaceOp } from './sqliteColumns'
-import { eventKey, recoverRows } from './sqlitePages'
+import { readHeaders, treeOrder, type StoredHeader } from './sqliteHeaders'
+import { eventKey, headerlessPageSize, recoverRows } from './sqlitePages'
 import { readTableRows } from './sqliteRows'
 
 /**
@@ -51,6 +46,10 @@ export async function readSqliteStore(
   sql: SqlJsStatic,
   budget = new OutputBudget(),
 ): Promise<SqliteStoreRead> {
+  if (!isSqlite(bytes)) {
+    const pageSize = headerlessPageSize(bytes)
+    if (pageSize !== null) return readHeaderless(bytes, pageSize, budget)
+  }
   const diagnostics: Diagnostic[] = []
   if (bytes[18] === 2 || bytes[19] === 2) {
     // Header bytes 18–19 (file format write/read version) are 2 in WAL mode, the harness's default journal mode.
@@ -138,8 +137,25 @@ async function readStore(
       message: `sqlite: the events table is damaged (${events.failure}): ${events.rows.length} row${events.rows.length === 1 ? '' : 's'} read, ${lost > 0 ? `${lost} could not be read` : 'the rest could not be found'}; each session keeps what was read`,
     })
   }
+  const sessions = await buildStore(headers, events.rows, events.lost, diagnostics, budget)
+  return { sessions, diagnostics, recognised: true }
+}
+
+const EVENT_COLUMNS = 'session_id, seq, type, time, data, source_event_seqs, surface_op'
+
+/**
+ * The sessions of a store from its rows however they were read: headers, event rows grouped by session in seq
+ * order, sessions with rows but no header kept with their id, and the rows known lost named per session.
+ */
+async function buildStore(
+  headers: StoredHeader[],
+  eventRows: readonly Record<string, SqlValue>[],
+  lostKeys: readonly Record<string, SqlValue>[],
+  diagnostics: Diagnostic[],
+  budget: OutputBudget,
+): Promise<Session[]> {
   const bySession = new Map<string, Record<string, SqlValue>[]>()
-  for (const row of events.rows) {
+  for (const row of eventRows) {
     const id = String(row['session_id'])
     const list = bySession.get(id)
     if (list === undefined) bySession.set(id, [row])
@@ -163,7 +179,7 @@ async function readStore(
     headers.push({ id, header, parent: null, createdAt: Infinity })
   }
   const lostSeqs = new Map<string, unknown[]>()
-  for (const key of events.lost) {
+  for (const key of lostKeys) {
     const id = String(key['session_id'])
     lostSeqs.set(id, [...(lostSeqs.get(id) ?? []), key['seq']])
   }
@@ -185,88 +201,57 @@ async function readStore(
   }
   if (sessions.length === 0)
     diagnostics.push({ severity: 'error', message: 'sqlite: the store holds no sessions' })
+  return sessions
+}
+
+/** The harness's columns, in table order (schema 17, PROTOCOL.md §8), for a file whose schema page is gone. */
+const SESSION_TABLE = [
+  'id',
+  'version',
+  'created_at',
+  'cwd',
+  'parent_session',
+  'seed_length',
+  'origin',
+  'delegation_depth',
+  'agent_preset',
+  'incarnation',
+  'revision',
+]
+const EVENT_TABLE = [
+  'session_id',
+  'seq',
+  'type',
+  'time',
+  'data',
+  'source_event_seqs',
+  'surface_op',
+  'ignorable',
+]
+
+/**
+ * A store whose first page (file header, schema) is destroyed: SQLite cannot open it, but its other pages still
+ * hold the rows. They are read from the leaf pages with the harness's own column order.
+ */
+async function readHeaderless(
+  bytes: Uint8Array,
+  pageSize: number,
+  budget: OutputBudget,
+): Promise<SqliteStoreRead> {
+  const diagnostics: Diagnostic[] = [
+    {
+      severity: 'error',
+      message: `sqlite: the first page (the file header and schema) is damaged; the rows were read from the other pages directly (page size ${pageSize}, the harness's schema ${DSH_SQLITE_SCHEMA_VERSION}), so rows deleted before the damage may reappear`,
+    },
+  ]
+  const isSessionRow = (row: Record<string, SqlValue>) =>
+    typeof row['id'] === 'string' && typeof row['created_at'] === 'number'
+  const key = (row: Record<string, SqlValue>) => String(row['id'])
+  const stored = recoverRows(bytes, SESSION_TABLE, [], isSessionRow, { key, pageSize })
+  const events = recoverRows(bytes, EVENT_TABLE, [], isEventRow, { pageSize })
+  const headers = readHeaders(stored, diagnostics)
+  const sessions = await buildStore(headers, events, [], diagnostics, budget)
   return { sessions, diagnostics, recognised: true }
-}
-
-type StoredHeader = { id: string; header: SessionHeader | null; parent: string | null; createdAt: number }
-
-const EVENT_COLUMNS = 'session_id, seq, type, time, data, source_event_seqs, surface_op'
-
-/** `sessions` rows as §6 headers; `NULL` columns are left out, as the harness's own rowToMeta does. */
-function readHeaders(rows: Record<string, SqlValue>[], diagnostics: Diagnostic[]): StoredHeader[] {
-  const found: StoredHeader[] = []
-  for (const row of rows) {
-    const id = String(row['id'])
-    const raw: Record<string, unknown> = { type: 'session' }
-    const put = (key: string, value: unknown) => {
-      if (value !== null && value !== undefined) raw[key] = value
-    }
-    put('version', row['version'])
-    put('id', row['id'])
-    put('createdAt', row['created_at'])
-    put('cwd', row['cwd'])
-    put('parentSession', row['parent_session'])
-    put('seedLength', row['seed_length'])
-    put('origin', row['origin'])
-    put('delegationDepth', row['delegation_depth'])
-    const preset = row['agent_preset']
-    if (typeof preset === 'string') {
-      const parsed = parseJson(preset)
-      put('agentPreset', parsed.ok ? parsed.value : preset)
-    }
-    const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = {
-      type: 'session',
-      version: typeof raw['version'] === 'number' ? raw['version'] : null,
-      id,
-      createdAt: typeof raw['createdAt'] === 'number' ? raw['createdAt'] : null,
-      raw,
-    }
-    if (typeof raw['cwd'] === 'string') header.cwd = raw['cwd']
-    if (typeof raw['parentSession'] === 'string') header.parentSession = raw['parentSession']
-    if (typeof raw['origin'] === 'string') header.origin = raw['origin']
-    if (typeof raw['delegationDepth'] === 'number') header.delegationDepth = raw['delegationDepth']
-    if (raw['agentPreset'] !== undefined) header.agentPreset = raw['agentPreset']
-    if (header.version !== null && header.version !== 0) {
-      diagnostics.push({
-        severity: 'info',
-        message: `session ${id}: version ${header.version}; this reader knows version 0 (PROTOCOL.md §6) and reads on`,
-      })
-    }
-    found.push({
-      id,
-      header,
-      parent: header.parentSession ?? null,
-      createdAt: header.createdAt ?? Infinity,
-    })
-  }
-  return found
-}
-
-/** Roots (no parent in the store) by creation time, each followed by its descendants, depth first. */
-function treeOrder(headers: StoredHeader[]): StoredHeader[] {
-  const byTime = [...headers].sort(
-    (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  )
-  const ids = new Set(byTime.map((h) => h.id))
-  const children = new Map<string, StoredHeader[]>()
-  for (const h of byTime) {
-    if (h.parent !== null && ids.has(h.parent) && h.parent !== h.id) {
-      const list = children.get(h.parent) ?? []
-      list.push(h)
-      children.set(h.parent, list)
-    }
-  }
-  const ordered: StoredHeader[] = []
-  const placed = new Set<string>()
-  const visit = (h: StoredHeader) => {
-    if (placed.has(h.id)) return
-    placed.add(h.id)
-    ordered.push(h)
-    for (const child of children.get(h.id) ?? []) visit(child)
-  }
-  for (const h of byTime) if (h.parent === null || !ids.has(h.parent) || h.parent === h.id) visit(h)
-  for (const h of byTime) visit(h) // a parent cycle: nothing is left out
-  return ordered
 }
 
 /**
