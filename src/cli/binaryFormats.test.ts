@@ -55,3 +55,17 @@ describe('chunkscope inspect --json on binary containers', () => {
     expect(out).toContain('store.sqlite')
   })
 })
+
+describe('chunkscope lint on damaged containers', () => {
+  it.each([
+    ['zip-crc-error.zip', /CRC-32 mismatch/],
+    ['bad-checksum.session.jsonl.zstd', /content checksum mismatch/],
+  ])('exits 1 on %s and counts the reader error in its summary', async (name, error) => {
+    let out = ''
+    const code = await runBytes(['lint', dir + name], { out: (t) => (out += t), err: () => {} })
+    expect(code).toBe(1)
+    expect(out).toMatch(error)
+    const summary = out.trim().split('\n').at(-1)!
+    expect(summary).toMatch(/: [1-9]\d* errors?, /)
+  })
+})

@@ -27,10 +27,16 @@ export function buildInspectReport(source: LoadedSource): InspectReport {
   }
 }
 
-/** True when `lint` must fail: an error-severity finding or a recorded mismatch in any stream. */
+/**
+ * True when `lint` must fail: an error diagnostic of the reader (corrupt committed data, a CRC mismatch, a cap that
+ * cut the file, an internal error), an error-severity finding or a recorded mismatch in any stream.
+ */
 export function hasErrors(report: InspectReport): boolean {
-  return report.streams.some(
-    (stream) => stream.findings.some((f) => f.severity === 'error') || stream.recorded?.match === false,
+  return (
+    report.diagnostics.some((d) => d.severity === 'error') ||
+    report.streams.some(
+      (stream) => stream.findings.some((f) => f.severity === 'error') || stream.recorded?.match === false,
+    )
   )
 }
 
@@ -39,8 +45,7 @@ export function formatInspect(name: string, report: InspectReport): string {
   const lines = [`${name}: ${report.format ?? 'unrecognised'} · ${plural(report.streams.length, 'stream')}`]
   for (const d of report.diagnostics) lines.push(`  ${d.severity}: ${d.message}`)
   for (const stream of report.streams) {
-    const finish =
-      'failure' in stream.finish ? `${stream.finish.kind} ${stream.finish.failure.code}` : stream.finish.kind
+    const finish = describeFinish(stream.finish)
     const recorded =
       stream.recorded === null
         ? 'no recorded message'
@@ -80,18 +85,28 @@ export function formatLint(name: string, report: InspectReport): string {
     for (const f of stream.findings)
       lines.push(`${name} ${stream.id} seq ${f.seq}: ${f.severity} ${f.rule}: ${terminalText(f.message)}`)
   }
-  const errors = report.streams.reduce(
-    (n, s) => n + s.findings.filter((f) => f.severity === 'error').length,
-    0,
-  )
-  const warnings = report.streams.reduce(
-    (n, s) => n + s.findings.filter((f) => f.severity === 'warning').length,
-    0,
-  )
+  // The summary counts what was printed above it: the reader's diagnostics and the streams' findings.
+  const count = (severity: string) =>
+    report.diagnostics.filter((d) => d.severity === severity).length +
+    report.streams.reduce((n, s) => n + s.findings.filter((f) => f.severity === severity).length, 0)
+  const errors = count('error')
+  const warnings = count('warning')
   lines.push(
     `${plural(report.streams.length, 'stream')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`,
   )
   return lines.join('\n') + '\n'
+}
+
+/** `stop`, `error SERVER`; a finish reason of another shape (a chunk is replayed as it came) as its JSON. */
+function describeFinish(finish: unknown): string {
+  if (
+    typeof finish !== 'object' ||
+    finish === null ||
+    typeof (finish as { kind?: unknown }).kind !== 'string'
+  )
+    return JSON.stringify(finish) ?? String(finish)
+  const { kind, failure } = finish as { kind: string; failure?: { code?: unknown } }
+  return typeof failure === 'object' && failure !== null ? `${kind} ${String(failure.code)}` : kind
 }
 
 function describeBlock(block: { readonly type: string; readonly [key: string]: unknown }): string {

@@ -1,6 +1,7 @@
 // The `chunkscope` command: the same formats and core as the web app, printing text or the --json contract.
 import process from 'node:process'
 import { runBytes } from './run'
+import { terminalOutput } from './terminalText'
 
 try {
   process.exitCode = await runBytes(process.argv.slice(2), {
@@ -10,7 +11,7 @@ try {
 } catch (error) {
   // A bug of ours, not bad input: still one line, never a stack trace.
   process.stderr.write(
-    `chunkscope: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+    terminalOutput(`chunkscope: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
   )
   process.exitCode = 2
 }

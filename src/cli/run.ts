@@ -11,12 +11,13 @@ import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
 import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
+import { terminalIo } from './terminalText'
 
 const USAGE = `chunkscope — replay LLM StreamChunk streams through a faithful BlockAssembler
 
 Usage:
   chunkscope inspect FILE [--json]   summary of every stream in FILE (--json: one JSON object)
-  chunkscope lint FILE               findings; exit 1 on errors or recorded mismatches, 2 if unreadable
+  chunkscope lint FILE               findings; exit 1 on errors (reader or checks) or recorded mismatches, 2 if unreadable
   chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
   chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
@@ -34,9 +35,10 @@ type Command = { readonly command: 'inspect' | 'lint'; readonly json: boolean; r
 /** Runs one command on FILE read as UTF-8 text and returns its exit code; never throws for bad input. */
 export function run(
   argv: readonly string[],
-  io: Io,
+  rawIo: Io,
   readText = (path: string) => readFileSync(path, 'utf8'),
 ): number {
+  const io = terminalIo(rawIo)
   const parsed = parseArgs(argv, io)
   if (typeof parsed === 'number') return parsed
   let text: string
@@ -54,10 +56,11 @@ export function run(
  */
 export async function runBytes(
   argv: readonly string[],
-  io: Io,
+  rawIo: Io,
   readBytes: (path: string) => Uint8Array = (path) => readFileSync(path),
   options: LoadBytesOptions = { sqlJs: loadSqlJsNode },
 ): Promise<number> {
+  const io = terminalIo(rawIo)
   // share and export: their own options, the same loading.
   const load = async (path: string) => loadBytes(readBytes(path), basename(path), options)
   if (argv[0] === 'share') return runShare(argv.slice(1), io, load)

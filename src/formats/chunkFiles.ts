@@ -1,6 +1,7 @@
 import type { AnyChunk, SourcedChunk } from '../core/protocol'
 import { chunkProblem } from './chunkShape'
-import { isBlank, kindOf, lines, parseJson, type ProgressHook } from './json'
+import { isBlank, kindOf, lines, parseJson, tooDeep, valueNestsDeeperThan, type ProgressHook } from './json'
+import { MAX_JSON_DEPTH } from './limits'
 import type { Diagnostic } from './types'
 
 /**
@@ -19,7 +20,8 @@ export type ChunkFileRead = { readonly chunks: SourcedChunk[]; readonly diagnost
 export function readChunkJson(text: string): ChunkFileRead {
   const chunks: SourcedChunk[] = []
   const diagnostics: Diagnostic[] = []
-  const parsed = parseJson(text)
+  // The whole file is one value: its depth is checked item by item below, so one deep item costs only itself.
+  const parsed = parseJson(text, Infinity)
   if (!parsed.ok) {
     diagnostics.push({ severity: 'error', message: `malformed JSON: ${parsed.reason}; no chunks read` })
     return { chunks, diagnostics }
@@ -31,6 +33,10 @@ export function readChunkJson(text: string): ChunkFileRead {
   }
   parsed.value.forEach((item: unknown, position) => {
     const where = `item ${position}`
+    if (valueNestsDeeperThan(item, MAX_JSON_DEPTH - 1)) {
+      diagnostics.push({ severity: 'error', message: `${where}: ${tooDeep()}; skipped` })
+      return
+    }
     if (keep(item, where, diagnostics)) chunks.push({ seq: chunks.length, time: null, chunk: item })
   })
   return { chunks, diagnostics }
@@ -53,7 +59,7 @@ export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkF
       diagnostics.push({
         line: line.number,
         severity: 'error',
-        message: `${where}: malformed JSON: ${parsed.reason}; line skipped`,
+        message: `${where}: ${parsed.deep ? '' : 'malformed JSON: '}${parsed.reason}; line skipped`,
       })
       continue
     }

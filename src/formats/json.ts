@@ -1,13 +1,72 @@
 /** Small helpers shared by the readers: JSON parsing that reports instead of throwing, and cheap line scanning. */
+import { MAX_JSON_DEPTH } from './limits'
 
-export type ParsedJson = { ok: true; value: unknown } | { ok: false; reason: string }
+export type ParsedJson =
+  | { ok: true; value: unknown }
+  /** `deep`: well-formed as far as it goes, refused for its depth alone (not "malformed"). */
+  | { ok: false; reason: string; deep?: true }
 
-export function parseJson(text: string): ParsedJson {
+/**
+ * JSON.parse that reports instead of throwing, and refuses text nested deeper than `maxDepth` (limits.ts): V8
+ * parses any depth, but what walks the value next (JSON.stringify, postMessage, the share-link encoder) recurses.
+ *
+ * @example
+ * parseJson('[[1]]', 1) // { ok: false, reason: 'nested deeper than 1 levels (the most a reader accepts)' }
+ */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): ParsedJson {
+  if (nestsDeeperThan(text, maxDepth)) return { ok: false, reason: tooDeep(maxDepth), deep: true }
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) }
   }
+}
+
+/** The reason readers give for a value nested past the limit. */
+export function tooDeep(maxDepth = MAX_JSON_DEPTH): string {
+  return `nested deeper than ${maxDepth} levels (the most a reader accepts)`
+}
+
+/**
+ * Whether JSON text opens more than `max` arrays/objects at once (brackets inside strings do not count). Balanced
+ * text needs two characters per level, so short text is never scanned; string contents are skipped with indexOf,
+ * which keeps the scan a fraction of JSON.parse's own cost on logs that are mostly text.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= 2 * max) return false
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      // Jump to the closing quote: one preceded by an even number of backslashes.
+      for (;;) {
+        const close = text.indexOf('"', i + 1)
+        if (close === -1) return false
+        let slashes = 0
+        while (text.charCodeAt(close - 1 - slashes) === 92) slashes++
+        i = close
+        if (slashes % 2 === 0) break
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/**
+ * Whether a parsed value nests more than `max` arrays/objects, walked without recursion: for values that did not
+ * come through {@link parseJson} one record at a time (an element of a whole-file JSON array).
+ */
+export function valueNestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!
+    if (typeof item !== 'object' || item === null) continue
+    if (depth + 1 > max) return true
+    for (const child of Object.values(item)) stack.push([child, depth + 1])
+  }
+  return false
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

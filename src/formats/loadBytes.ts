@@ -1,6 +1,8 @@
 import type { SqlJsStatic } from 'sql.js'
 import type { Session } from '../core/session'
 import { loadSource } from './load'
+import { MAX_DECOMPRESSED_BYTES, OutputBudget } from './limits'
+import { headerlessPageSize } from './sqlitePages'
 import { isSqlite, readSqliteStore } from './sqliteStore'
 import type { Diagnostic, LoadedSource } from './types'
 import { decodeUtf8 } from './utf8'
@@ -14,6 +16,8 @@ export type LoadBytesOptions = {
    * Without it a SQLite file is recognised but not read, with one error saying so.
    */
   readonly sqlJs?: () => Promise<SqlJsStatic>
+  /** Cap on everything the file's containers decompress to; {@link MAX_DECOMPRESSED_BYTES} by default. */
+  readonly maxDecompressedBytes?: number
 }
 
 /**
@@ -31,10 +35,12 @@ export async function loadBytes(
   options: LoadBytesOptions = {},
 ): Promise<LoadedSource> {
   const named = name !== undefined ? { name } : {}
+  const budget = new OutputBudget(options.maxDecompressedBytes ?? MAX_DECOMPRESSED_BYTES)
   try {
-    if (isZstd(bytes)) return await loadZstd(bytes, named)
-    if (isZip(bytes)) return await loadZip(bytes, named)
-    if (isSqlite(bytes)) return await loadSqlite(bytes, named, options)
+    if (isZstd(bytes)) return await loadZstd(bytes, named, budget)
+    if (isZip(bytes)) return await loadZip(bytes, named, budget)
+    if (isSqlite(bytes) || headerlessPageSize(bytes) !== null)
+      return await loadSqlite(bytes, named, options, budget)
     return loadText(bytes, name)
   } catch (error) {
     // The readers are written not to throw; if one does, the user still gets a message instead of a blank page.
@@ -57,7 +63,7 @@ function loadText(bytes: Uint8Array, name: string | undefined): LoadedSource {
 
 /** True when the bytes open one of the binary containers that {@link loadBytes} reads itself. */
 export function isBinaryContainer(bytes: Uint8Array): boolean {
-  return isZstd(bytes) || isZip(bytes) || isSqlite(bytes)
+  return isZstd(bytes) || isZip(bytes) || isSqlite(bytes) || headerlessPageSize(bytes) !== null
 }
 
 /**
@@ -76,8 +82,8 @@ export function withDiagnostics(source: LoadedSource, diagnostics: Diagnostic[])
     : { ...source, diagnostics: [...diagnostics, ...source.diagnostics] }
 }
 
-async function loadZstd(bytes: Uint8Array, named: Named): Promise<LoadedSource> {
-  const read = await readZstdFrames(bytes)
+async function loadZstd(bytes: Uint8Array, named: Named, budget: OutputBudget): Promise<LoadedSource> {
+  const read = await readZstdFrames(bytes, { budget })
   const inner = loadSource(read.text, named.name)
   const diagnostics = [...read.diagnostics, ...inner.diagnostics]
   if (inner.sessions.length === 0 && read.text.length === 0) {
@@ -108,7 +114,7 @@ const SESSION_ENTRY = /(^|\/)session\.jsonl(\.zstd)?$/
  * The web UI's export (`dsh-session-<id>.zip`, §8): the root `session.jsonl` first, then every
  * `subagents/<id>/session.jsonl` in archive order, each a Session; `media/…` is listed but never inflated.
  */
-async function loadZip(bytes: Uint8Array, named: Named): Promise<LoadedSource> {
+async function loadZip(bytes: Uint8Array, named: Named, budget: OutputBudget): Promise<LoadedSource> {
   const directory = readZipDirectory(bytes)
   const diagnostics = directory.diagnostics
   const logs = directory.entries.filter((entry) => SESSION_ENTRY.test(entry.name))
@@ -133,9 +139,9 @@ async function loadZip(bytes: Uint8Array, named: Named): Promise<LoadedSource> {
     })
   }
   for (const entry of root !== undefined ? [root, ...children] : children) {
-    const data = readZipEntry(bytes, entry, diagnostics)
+    const data = readZipEntry(bytes, entry, diagnostics, budget)
     if (data === null) continue
-    const read = isZstd(data) ? await readZstdFrames(data) : null
+    const read = isZstd(data) ? await readZstdFrames(data, { budget }) : null
     const decoded = read === null ? decodeUtf8(data) : { text: read.text, invalidAt: -1 }
     const inner = loadSource(decoded.text, entry.name)
     // The message names the entry and where in it; a bare `line`/`byte` would read as a place in the archive.
@@ -158,7 +164,12 @@ async function loadZip(bytes: Uint8Array, named: Named): Promise<LoadedSource> {
   return { format: 'dsh-session-zip', ...named, sessions, diagnostics }
 }
 
-async function loadSqlite(bytes: Uint8Array, named: Named, options: LoadBytesOptions): Promise<LoadedSource> {
+async function loadSqlite(
+  bytes: Uint8Array,
+  named: Named,
+  options: LoadBytesOptions,
+  budget: OutputBudget,
+): Promise<LoadedSource> {
   if (options.sqlJs === undefined) {
     const message = 'sqlite: a SQLite database, but no SQLite engine (sql.js) was provided to read it'
     return { format: 'dsh-sqlite', ...named, sessions: [], diagnostics: [{ severity: 'error', message }] }
@@ -171,7 +182,7 @@ async function loadSqlite(bytes: Uint8Array, named: Named, options: LoadBytesOpt
     const message = `sqlite: the SQLite engine (sql.js) could not be started: ${reason}`
     return { format: 'dsh-sqlite', ...named, sessions: [], diagnostics: [{ severity: 'error', message }] }
   }
-  const read = await readSqliteStore(bytes, sql)
+  const read = await readSqliteStore(bytes, sql, budget)
   const format = read.recognised ? 'dsh-sqlite' : null
   return { format, ...named, sessions: read.sessions, diagnostics: read.diagnostics }
 }

@@ -103,7 +103,8 @@ export class SessionJsonlReader {
         `no session header (expected {"type":"session",…} on the first line, PROTOCOL.md §6); reading the lines as events`,
       )
     }
-    if (!parsed.ok) return this.badLine(line.number, `malformed JSON: ${parsed.reason}`)
+    if (!parsed.ok)
+      return this.badLine(line.number, parsed.deep ? parsed.reason : `malformed JSON: ${parsed.reason}`)
     const record = parsed.value
     if (!isRecord(record)) return this.badLine(line.number, `not a JSON object (got ${kindOf(record)})`)
     const type = record['type']

@@ -1,18 +1,15 @@
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js'
-import {
-  buildSession,
-  type PackedRowType,
-  type Session,
-  type SessionEvent,
-  type SessionHeader,
-} from '../core/session'
+import { buildSession, type PackedRowType, type Session, type SessionEvent } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import { isRecord, parseJson } from './json'
+import { isRecord } from './json'
 import { citationDiagnostics } from './load'
 import { decodePackedRow } from './sessionJsonl'
 import type { Diagnostic } from './types'
-import { decodeUtf8 } from './utf8'
-import { decompressZstdFrame, isZstd } from './zstdFrames'
+import { OutputBudget } from './limits'
+import { readData, readSourceEventSeqs, readSurfaceOp } from './sqliteColumns'
+import { readHeaders, treeOrder, type StoredHeader } from './sqliteHeaders'
+import { eventKey, headerlessPageSize, recoverRows } from './sqlitePages'
+import { readTableRows } from './sqliteRows'
 
 /**
  * The harness's SQLite session store (PROTOCOL.md §8): `sessions` rows become headers, `events` rows become events
@@ -31,6 +28,8 @@ export function isSqlite(bytes: Uint8Array): boolean {
   return true
 }
 
+export { readSourceEventSeqs }
+
 export type SqliteStoreRead = {
   readonly sessions: Session[]
   readonly diagnostics: Diagnostic[]
@@ -42,7 +41,15 @@ export type SqliteStoreRead = {
  * Every session of the store, parents before their children (roots by creation time, each followed by its
  * subagents). Lenient: a bad row is reported with its session and seq and skipped; never throws for bad input.
  */
-export async function readSqliteStore(bytes: Uint8Array, sql: SqlJsStatic): Promise<SqliteStoreRead> {
+export async function readSqliteStore(
+  bytes: Uint8Array,
+  sql: SqlJsStatic,
+  budget = new OutputBudget(),
+): Promise<SqliteStoreRead> {
+  if (!isSqlite(bytes)) {
+    const pageSize = headerlessPageSize(bytes)
+    if (pageSize !== null) return readHeaderless(bytes, pageSize, budget)
+  }
   const diagnostics: Diagnostic[] = []
   if (bytes[18] === 2 || bytes[19] === 2) {
     // Header bytes 18–19 (file format write/read version) are 2 in WAL mode, the harness's default journal mode.
@@ -61,9 +68,9 @@ export async function readSqliteStore(bytes: Uint8Array, sql: SqlJsStatic): Prom
     return { sessions: [], diagnostics, recognised: false }
   }
   try {
-    return await readStore(db, diagnostics)
+    return await readStore(db, bytes, diagnostics, budget)
   } catch (error) {
-    // sql.js throws for a damaged file (`database disk image is malformed`) on first read.
+    // Damage where nothing can be stepped past (the schema page): tables are otherwise read row by row.
     diagnostics.push({ severity: 'error', message: `sqlite: cannot read the database (${reason(error)})` })
     return { sessions: [], diagnostics, recognised: false }
   } finally {
@@ -71,7 +78,12 @@ export async function readSqliteStore(bytes: Uint8Array, sql: SqlJsStatic): Prom
   }
 }
 
-async function readStore(db: Database, diagnostics: Diagnostic[]): Promise<SqliteStoreRead> {
+async function readStore(
+  db: Database,
+  bytes: Uint8Array,
+  diagnostics: Diagnostic[],
+  budget: OutputBudget,
+): Promise<SqliteStoreRead> {
   const applicationId = pragma(db, 'application_id')
   const userVersion = pragma(db, 'user_version')
   const tables = new Set(
@@ -97,22 +109,91 @@ async function readStore(db: Database, diagnostics: Diagnostic[]): Promise<Sqlit
       message: `sqlite: schema version (user_version) ${userVersion}; this reader knows ${DSH_SQLITE_SCHEMA_VERSION} (PROTOCOL.md §8) and reads on`,
     })
   }
-  const headers = readHeaders(db, diagnostics)
-  const orphans = rows(
-    db,
-    'SELECT DISTINCT session_id FROM events WHERE session_id NOT IN (SELECT id FROM sessions)',
-  )
-  for (const [id] of orphans) {
+  // Table by table, row by row: a damaged page costs the rows on it, not the store (sqliteRows.ts).
+  const stored = readTableRows(db, 'sessions', '*', 'id')
+  if (stored.failure !== null) {
+    const lost = stored.lost.map((key) => String(key['id']))
+    diagnostics.push({
+      severity: 'error',
+      message: `sqlite: the sessions table is damaged (${stored.failure}): ${stored.rows.length} row${stored.rows.length === 1 ? '' : 's'} read${lost.length > 0 ? `; the headers of ${lost.join(', ')} could not be read` : ''}`,
+    })
+  }
+  const headers = readHeaders(stored.rows, diagnostics)
+  const events = readTableRows(db, 'events', EVENT_COLUMNS, 'session_id, seq')
+  if (events.failure !== null) {
+    const recovered = recoverRows(bytes, tableColumns(db, 'events'), events.rows, isEventRow)
+    if (recovered.length > 0) {
+      const found = new Set(recovered.map(eventKey))
+      events.rows.push(...recovered)
+      events.lost.splice(0, events.lost.length, ...events.lost.filter((key) => !found.has(eventKey(key))))
+      diagnostics.push({
+        severity: 'warning',
+        message: `sqlite: ${recovered.length} row${recovered.length === 1 ? '' : 's'} of the events table SQLite could not reach were read from their pages directly`,
+      })
+    }
+    const lost = events.lost.length || events.unreadable
+    diagnostics.push({
+      severity: 'error',
+      message: `sqlite: the events table is damaged (${events.failure}): ${events.rows.length} row${events.rows.length === 1 ? '' : 's'} read, ${lost > 0 ? `${lost} could not be read` : 'the rest could not be found'}; each session keeps what was read`,
+    })
+  }
+  const sessions = await buildStore(headers, events.rows, events.lost, diagnostics, budget)
+  return { sessions, diagnostics, recognised: true }
+}
+
+const EVENT_COLUMNS = 'session_id, seq, type, time, data, source_event_seqs, surface_op'
+
+/**
+ * The sessions of a store from its rows however they were read: headers, event rows grouped by session in seq
+ * order, sessions with rows but no header kept with their id, and the rows known lost named per session.
+ */
+async function buildStore(
+  headers: StoredHeader[],
+  eventRows: readonly Record<string, SqlValue>[],
+  lostKeys: readonly Record<string, SqlValue>[],
+  diagnostics: Diagnostic[],
+  budget: OutputBudget,
+): Promise<Session[]> {
+  const bySession = new Map<string, Record<string, SqlValue>[]>()
+  for (const row of eventRows) {
+    const id = String(row['session_id'])
+    const list = bySession.get(id)
+    if (list === undefined) bySession.set(id, [row])
+    else list.push(row)
+  }
+  const known = new Set(headers.map((h) => h.id))
+  for (const id of bySession.keys()) {
+    if (known.has(id)) continue
     diagnostics.push({
       severity: 'warning',
-      message: `sqlite: events of session ${String(id)} have no sessions row; read without a header`,
+      message: `sqlite: events of session ${id} have no sessions row; read with only the id their rows carry`,
     })
-    headers.push({ id: String(id), header: null, parent: null, createdAt: Infinity })
+    // Only the id: the session stays identifiable (and shareable) although its header row is gone.
+    const header = {
+      type: 'session',
+      version: null,
+      id,
+      createdAt: null,
+      raw: { type: 'session', id },
+    } as const
+    headers.push({ id, header, parent: null, createdAt: Infinity })
+  }
+  const lostSeqs = new Map<string, unknown[]>()
+  for (const key of lostKeys) {
+    const id = String(key['session_id'])
+    lostSeqs.set(id, [...(lostSeqs.get(id) ?? []), key['seq']])
   }
   const sessions: Session[] = []
   for (const { id, header } of treeOrder(headers)) {
-    const events = await readEvents(db, id, diagnostics)
-    const session = buildSession(header, events)
+    const lost = lostSeqs.get(id)
+    if (lost !== undefined)
+      diagnostics.push({
+        severity: 'error',
+        message: `session ${id}: the rows of seq ${lost.map(String).join(', ')} are on damaged pages and could not be read`,
+      })
+    const rows = bySession.get(id) ?? []
+    bySession.delete(id)
+    const session = buildSession(header, await readEvents(rows, id, diagnostics, budget))
     // No `line`: the message names the session and the row's line in its JSONL form, which a store has not.
     for (const { line: _line, ...found } of citationDiagnostics(session))
       diagnostics.push({ ...found, message: `session ${id}: ${found.message}` })
@@ -120,92 +201,57 @@ async function readStore(db: Database, diagnostics: Diagnostic[]): Promise<Sqlit
   }
   if (sessions.length === 0)
     diagnostics.push({ severity: 'error', message: 'sqlite: the store holds no sessions' })
+  return sessions
+}
+
+/** The harness's columns, in table order (schema 17, PROTOCOL.md §8), for a file whose schema page is gone. */
+const SESSION_TABLE = [
+  'id',
+  'version',
+  'created_at',
+  'cwd',
+  'parent_session',
+  'seed_length',
+  'origin',
+  'delegation_depth',
+  'agent_preset',
+  'incarnation',
+  'revision',
+]
+const EVENT_TABLE = [
+  'session_id',
+  'seq',
+  'type',
+  'time',
+  'data',
+  'source_event_seqs',
+  'surface_op',
+  'ignorable',
+]
+
+/**
+ * A store whose first page (file header, schema) is destroyed: SQLite cannot open it, but its other pages still
+ * hold the rows. They are read from the leaf pages with the harness's own column order.
+ */
+async function readHeaderless(
+  bytes: Uint8Array,
+  pageSize: number,
+  budget: OutputBudget,
+): Promise<SqliteStoreRead> {
+  const diagnostics: Diagnostic[] = [
+    {
+      severity: 'error',
+      message: `sqlite: the first page (the file header and schema) is damaged; the rows were read from the other pages directly (page size ${pageSize}, the harness's schema ${DSH_SQLITE_SCHEMA_VERSION}), so rows deleted before the damage may reappear`,
+    },
+  ]
+  const isSessionRow = (row: Record<string, SqlValue>) =>
+    typeof row['id'] === 'string' && typeof row['created_at'] === 'number'
+  const key = (row: Record<string, SqlValue>) => String(row['id'])
+  const stored = recoverRows(bytes, SESSION_TABLE, [], isSessionRow, { key, pageSize })
+  const events = recoverRows(bytes, EVENT_TABLE, [], isEventRow, { pageSize })
+  const headers = readHeaders(stored, diagnostics)
+  const sessions = await buildStore(headers, events, [], diagnostics, budget)
   return { sessions, diagnostics, recognised: true }
-}
-
-type StoredHeader = { id: string; header: SessionHeader | null; parent: string | null; createdAt: number }
-
-/** `sessions` rows as §6 headers; `NULL` columns are left out, as the harness's own rowToMeta does. */
-function readHeaders(db: Database, diagnostics: Diagnostic[]): StoredHeader[] {
-  const stmt = db.prepare('SELECT * FROM sessions')
-  const found: StoredHeader[] = []
-  try {
-    while (stmt.step()) {
-      const row = stmt.getAsObject()
-      const id = String(row['id'])
-      const raw: Record<string, unknown> = { type: 'session' }
-      const put = (key: string, value: unknown) => {
-        if (value !== null && value !== undefined) raw[key] = value
-      }
-      put('version', row['version'])
-      put('id', row['id'])
-      put('createdAt', row['created_at'])
-      put('cwd', row['cwd'])
-      put('parentSession', row['parent_session'])
-      put('seedLength', row['seed_length'])
-      put('origin', row['origin'])
-      put('delegationDepth', row['delegation_depth'])
-      const preset = row['agent_preset']
-      if (typeof preset === 'string') {
-        const parsed = parseJson(preset)
-        put('agentPreset', parsed.ok ? parsed.value : preset)
-      }
-      const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = {
-        type: 'session',
-        version: typeof raw['version'] === 'number' ? raw['version'] : null,
-        id,
-        createdAt: typeof raw['createdAt'] === 'number' ? raw['createdAt'] : null,
-        raw,
-      }
-      if (typeof raw['cwd'] === 'string') header.cwd = raw['cwd']
-      if (typeof raw['parentSession'] === 'string') header.parentSession = raw['parentSession']
-      if (typeof raw['origin'] === 'string') header.origin = raw['origin']
-      if (typeof raw['delegationDepth'] === 'number') header.delegationDepth = raw['delegationDepth']
-      if (raw['agentPreset'] !== undefined) header.agentPreset = raw['agentPreset']
-      if (header.version !== null && header.version !== 0) {
-        diagnostics.push({
-          severity: 'info',
-          message: `session ${id}: version ${header.version}; this reader knows version 0 (PROTOCOL.md §6) and reads on`,
-        })
-      }
-      found.push({
-        id,
-        header,
-        parent: header.parentSession ?? null,
-        createdAt: header.createdAt ?? Infinity,
-      })
-    }
-  } finally {
-    stmt.free()
-  }
-  return found
-}
-
-/** Roots (no parent in the store) by creation time, each followed by its descendants, depth first. */
-function treeOrder(headers: StoredHeader[]): StoredHeader[] {
-  const byTime = [...headers].sort(
-    (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  )
-  const ids = new Set(byTime.map((h) => h.id))
-  const children = new Map<string, StoredHeader[]>()
-  for (const h of byTime) {
-    if (h.parent !== null && ids.has(h.parent) && h.parent !== h.id) {
-      const list = children.get(h.parent) ?? []
-      list.push(h)
-      children.set(h.parent, list)
-    }
-  }
-  const ordered: StoredHeader[] = []
-  const placed = new Set<string>()
-  const visit = (h: StoredHeader) => {
-    if (placed.has(h.id)) return
-    placed.add(h.id)
-    ordered.push(h)
-    for (const child of children.get(h.id) ?? []) visit(child)
-  }
-  for (const h of byTime) if (h.parent === null || !ids.has(h.parent) || h.parent === h.id) visit(h)
-  for (const h of byTime) visit(h) // a parent cycle: nothing is left out
-  return ordered
 }
 
 /**
@@ -213,14 +259,15 @@ function treeOrder(headers: StoredHeader[]): StoredHeader[] {
  * equals the line the same record has in the session's JSONL form.
  */
 async function readEvents(
-  db: Database,
+  rows: Record<string, SqlValue>[],
   sessionId: string,
   diagnostics: Diagnostic[],
+  budget: OutputBudget,
 ): Promise<SessionEvent[]> {
   const events: SessionEvent[] = []
-  const stmt = db.prepare(
-    'SELECT seq, type, time, data, source_event_seqs, surface_op FROM events WHERE session_id = ? ORDER BY seq',
-  )
+  // SQLite's ORDER BY seq, which put non-numbers (NULL) first; the table scan read them in rowid order.
+  const seqOf = (row: Record<string, SqlValue>) => (typeof row['seq'] === 'number' ? row['seq'] : -Infinity)
+  rows.sort((a, b) => seqOf(a) - seqOf(b))
   let line = 1
   let expected = 0
   const report = (severity: Diagnostic['severity'], seq: unknown, type: unknown, message: string) =>
@@ -228,129 +275,72 @@ async function readEvents(
       severity,
       message: `session ${sessionId}: seq ${String(seq)} (${String(type)}): ${message}`,
     })
-  try {
-    stmt.bind([sessionId])
-    while (stmt.step()) {
-      line += 1
-      const [seq, type, time, rawData = null, rawSources = null, rawSurface = null] = stmt.get()
-      if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0 || typeof type !== 'string') {
-        report('error', seq, type, 'row has no valid seq or type; skipped')
-        continue
-      }
-      const data = await readData(rawData)
-      if (!data.ok) {
-        report('error', seq, type, `data ${data.reason}; row skipped`)
-        continue
-      }
-      if (seq > expected) report('warning', seq, type, `seq gap: expected ${expected}, got ${seq}`)
-      if (type === 'text-chunks' || type === 'reasoning-chunks' || type === 'tool-call-chunks') {
-        const row = { type, seq0: seq, time0: time, data: data.value }
-        const before = events.length
-        const malformed = decodePackedRow(row, type as PackedRowType, line, events)
-        if (malformed !== null) report('error', seq, type, `malformed ${type} row: ${malformed}; row skipped`)
-        expected = Math.max(expected, seq + (events.length - before))
-        continue
-      }
-      expected = Math.max(expected, seq + 1)
-      const sourceEventSeqs = rawSources === null ? undefined : readSourceEventSeqs(rawSources)
-      if (typeof sourceEventSeqs === 'string')
-        report('warning', seq, type, `source_event_seqs ${sourceEventSeqs}; ignored`)
-      const surfaceOp = rawSurface === null ? undefined : readSurfaceOp(rawSurface)
-      events.push({
-        type,
-        seq,
-        time: typeof time === 'number' ? time : null,
-        data: data.value,
-        line,
-        ...(Array.isArray(sourceEventSeqs) ? { sourceEventSeqs } : {}),
-        ...(surfaceOp !== undefined ? { surfaceOp } : {}),
-      })
-      if (type === 'assistant/chunk') {
-        const problem = chunkProblem(isRecord(data.value) ? data.value['chunk'] : undefined)
-        if (problem) report('warning', seq, type, `chunk ${problem.reason}`)
-      }
+  for (const row of rows) {
+    line += 1
+    const seq = row['seq']
+    const type = row['type']
+    const time = row['time']
+    const rawData = row['data'] ?? null
+    const rawSources = row['source_event_seqs'] ?? null
+    const rawSurface = row['surface_op'] ?? null
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0 || typeof type !== 'string') {
+      report('error', seq, type, 'row has no valid seq or type; skipped')
+      continue
     }
-  } finally {
-    stmt.free()
+    const data = await readData(rawData, budget)
+    if (!data.ok) {
+      report('error', seq, type, `data ${data.reason}; row skipped`)
+      continue
+    }
+    if (seq > expected) report('warning', seq, type, `seq gap: expected ${expected}, got ${seq}`)
+    if (type === 'text-chunks' || type === 'reasoning-chunks' || type === 'tool-call-chunks') {
+      const packed = { type, seq0: seq, time0: time, data: data.value }
+      const before = events.length
+      const malformed = decodePackedRow(packed, type as PackedRowType, line, events)
+      if (malformed !== null) report('error', seq, type, `malformed ${type} row: ${malformed}; row skipped`)
+      expected = Math.max(expected, seq + (events.length - before))
+      continue
+    }
+    expected = Math.max(expected, seq + 1)
+    const sourceEventSeqs = rawSources === null ? undefined : readSourceEventSeqs(rawSources)
+    if (typeof sourceEventSeqs === 'string')
+      report('warning', seq, type, `source_event_seqs ${sourceEventSeqs}; ignored`)
+    const surfaceOp = rawSurface === null ? undefined : readSurfaceOp(rawSurface)
+    events.push({
+      type,
+      seq,
+      time: typeof time === 'number' ? time : null,
+      data: data.value,
+      line,
+      ...(Array.isArray(sourceEventSeqs) ? { sourceEventSeqs } : {}),
+      ...(surfaceOp !== undefined ? { surfaceOp } : {}),
+    })
+    if (type === 'assistant/chunk') {
+      const problem = chunkProblem(isRecord(data.value) ? data.value['chunk'] : undefined)
+      if (problem) report('warning', seq, type, `chunk ${problem.reason}`)
+    }
   }
   return events
 }
 
-type Read<T> = { ok: true; value: T } | { ok: false; reason: string }
-
-/** `data`: JSON text, or a zstd frame of JSON text (payloads ≥ 4 KiB that compress smaller). */
-async function readData(raw: SqlValue): Promise<Read<unknown>> {
-  let text: string
-  if (typeof raw === 'string') text = raw
-  else if (raw instanceof Uint8Array) {
-    if (!isZstd(raw))
-      return { ok: false, reason: `is a ${raw.length}-byte BLOB that is not a Zstandard frame` }
-    try {
-      const { content, problem } = await decompressZstdFrame(raw)
-      if (problem !== null) return { ok: false, reason: `zstd BLOB: ${problem}` }
-      const decoded = decodeUtf8(content)
-      if (decoded.invalidAt !== -1)
-        return { ok: false, reason: `zstd BLOB: invalid UTF-8 at byte ${decoded.invalidAt}` }
-      text = decoded.text
-    } catch (error) {
-      return { ok: false, reason: `zstd BLOB cannot be decompressed (${reason(error)})` }
-    }
-  } else
-    return {
-      ok: false,
-      reason: `is ${raw === null ? 'NULL' : `a ${typeof raw}`}, expected JSON text or a zstd BLOB`,
-    }
-  const parsed = parseJson(text)
-  return parsed.ok
-    ? { ok: true, value: parsed.value }
-    : { ok: false, reason: `is not JSON (${parsed.reason})` }
+/** A row with a text session_id, an integer seq and a text type: the shape of an `events` row. */
+function isEventRow(row: Record<string, SqlValue>): boolean {
+  const seq = row['seq']
+  return (
+    typeof row['session_id'] === 'string' &&
+    typeof row['type'] === 'string' &&
+    typeof seq === 'number' &&
+    Number.isSafeInteger(seq)
+  )
 }
 
-/**
- * `source_event_seqs`: a BLOB of the first seq as unsigned LEB128, then each next one as a zigzag-LEB128 delta
- * (schema 17); older stores kept a JSON array as text. Returns the seqs, or why they cannot be read.
- *
- * @example
- * readSourceEventSeqs(new Uint8Array([5, 2, 2])) // [5, 6, 7]
- */
-export function readSourceEventSeqs(raw: SqlValue): number[] | string {
-  if (typeof raw === 'string') {
-    const parsed = parseJson(raw)
-    if (parsed.ok && Array.isArray(parsed.value) && parsed.value.every(isSeq)) return parsed.value as number[]
-    return 'is text but not a JSON array of seqs'
+/** The table's column names in order, or none when the schema cannot say. */
+function tableColumns(db: Database, table: string): string[] {
+  try {
+    return rows(db, `PRAGMA table_info(${table})`).map((row) => String(row[1]))
+  } catch {
+    return []
   }
-  if (!(raw instanceof Uint8Array)) return `is a ${typeof raw}, expected a BLOB`
-  const seqs: number[] = []
-  let at = 0
-  let previous = 0
-  while (at < raw.length) {
-    let value = 0
-    let scale = 1
-    let byte: number
-    do {
-      if (at >= raw.length) return `is cut inside a varint (after ${seqs.length} seqs)`
-      byte = raw[at++]!
-      value += (byte & 0x7f) * scale
-      scale *= 128
-      if (scale > 2 ** 63) return `holds a varint longer than 9 bytes (after ${seqs.length} seqs)`
-    } while (byte & 0x80)
-    const next = seqs.length === 0 ? value : previous + (value % 2 === 0 ? value / 2 : -(value + 1) / 2)
-    if (!isSeq(next)) return `decodes to ${next}, not a seq (entry ${seqs.length + 1})`
-    seqs.push(next)
-    previous = next
-  }
-  return seqs
-}
-
-/** `surface_op`: JSON text (`"append"` or `{"op":"replace",…}`); a bare word is kept as the string it is. */
-function readSurfaceOp(raw: SqlValue): unknown {
-  if (typeof raw !== 'string') return raw
-  const parsed = parseJson(raw)
-  return parsed.ok ? parsed.value : raw
-}
-
-function isSeq(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0
 }
 
 function pragma(db: Database, name: string): number {

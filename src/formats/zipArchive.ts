@@ -1,4 +1,5 @@
-import { inflateSync } from 'fflate'
+import { Inflate } from 'fflate'
+import { formatBytes, OutputBudget } from './limits'
 import type { Diagnostic } from './types'
 
 /**
@@ -75,13 +76,16 @@ export function readZipDirectory(bytes: Uint8Array): ZipDirectory {
 }
 
 /**
- * The entry's bytes, inflated and CRC-checked; null with an error when they cannot be had. A CRC mismatch is an
- * error but the bytes are still returned, so the user sees what the archive holds.
+ * The entry's bytes, inflated and CRC-checked; null with an error when none can be had. A CRC mismatch is an error
+ * but the bytes are still returned, so the user sees what the archive holds. Inflation streams, never trusting the
+ * declared size: it stops at what is left of `budget` (limits.ts) and at corrupt data, keeping what came before
+ * with an error saying what was cut.
  */
 export function readZipEntry(
   bytes: Uint8Array,
   entry: ZipEntry,
   diagnostics: Diagnostic[],
+  budget = new OutputBudget(),
 ): Uint8Array | null {
   const fail = (severity: Diagnostic['severity'], why: string) =>
     diagnostics.push({
@@ -107,24 +111,36 @@ export function readZipEntry(
     return null
   }
   const stored = bytes.subarray(dataStart, dataEnd)
-  let data: Uint8Array
-  if (entry.method === 0) data = stored
-  else if (entry.method === 8) {
-    try {
-      data = inflateSync(stored, { out: new Uint8Array(entry.size) })
-    } catch (error) {
-      fail(
-        'error',
-        `cannot be inflated (${error instanceof Error ? error.message : String(error)}); entry skipped`,
-      )
-      return null
-    }
-  } else {
+  if (entry.method !== 0 && entry.method !== 8) {
     fail(
       'error',
       `compression method ${entry.method} is not supported (only stored and deflate); entry skipped`,
     )
     return null
+  }
+  let data = stored
+  if (entry.method === 8) {
+    const inflated = inflateBounded(stored, budget.left, entry.size)
+    data = inflated.data
+    budget.spend(data.length)
+    if (inflated.problem !== null) {
+      if (data.length === 0) {
+        fail('error', `cannot be inflated (${inflated.problem}); entry skipped`)
+        return null
+      }
+      fail(
+        'error',
+        `cannot be inflated past its first ${data.length} bytes (${inflated.problem}); kept those, the rest is lost`,
+      )
+      return data
+    }
+    if (inflated.capped) {
+      fail(
+        'error',
+        `inflates past the ${formatBytes(budget.limit)} cap on a file's decompressed content (limits.ts; the directory says ${entry.size} bytes): kept its first ${data.length} bytes, the rest is not read and its CRC-32 cannot be checked`,
+      )
+      return data
+    }
   }
   if (data.length !== entry.size)
     fail('error', `inflated to ${data.length} bytes, the directory says ${entry.size}`)
@@ -136,6 +152,45 @@ export function readZipEntry(
     )
   }
   return data
+}
+
+/** Compressed bytes handed to the inflater at a time: deflate expands at most ~1032×, so ≤ 16.5 MiB per step. */
+const INFLATE_STEP = 16 << 10
+
+/**
+ * Inflates step by step into one buffer and stops once the output passes `max` (then `capped`) or the data turns out
+ * corrupt. The buffer starts at the declared size, but never more than `max`, and grows only if the data goes on.
+ */
+function inflateBounded(
+  compressed: Uint8Array,
+  max: number,
+  declared: number,
+): { data: Uint8Array; capped: boolean; problem: string | null } {
+  let out = new Uint8Array(Math.min(max, declared))
+  let size = 0
+  let capped = false
+  let problem: string | null = null
+  const inflater = new Inflate((chunk) => {
+    const take = Math.min(chunk.length, max - size)
+    if (take < chunk.length) capped = true
+    if (size + take > out.length) {
+      const grown = new Uint8Array(Math.min(max, Math.max(size + take, out.length * 2)))
+      grown.set(out.subarray(0, size))
+      out = grown
+    }
+    out.set(chunk.subarray(0, take), size)
+    size += take
+  })
+  try {
+    for (let at = 0; !capped; at += INFLATE_STEP) {
+      const end = Math.min(compressed.length, at + INFLATE_STEP)
+      inflater.push(compressed.subarray(at, end), end === compressed.length)
+      if (end === compressed.length) break
+    }
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error)
+  }
+  return { data: out.subarray(0, size), capped, problem }
 }
 
 /** Local headers in file order, for an archive without its central directory. Stops at the first unreadable one. */

@@ -1,7 +1,8 @@
-import { decompress, Decompress } from 'fzstd'
 import xxhash from 'xxhash-wasm'
+import { formatBytes, OutputBudget } from './limits'
 import type { Diagnostic } from './types'
 import { decodeUtf8 } from './utf8'
+import { decodeFrame, type FrameContent } from './zstdDecode'
 
 /**
  * `session.jsonl.zstd` (PROTOCOL.md §8): independent Zstandard frames, one per write batch, each with a content
@@ -29,6 +30,8 @@ export type ZstdFrame = {
   readonly contentBound: number
   /** Offset of the Window_Descriptor byte, or null in single-segment mode (the window is the content size). */
   readonly windowAt: number | null
+  /** Offset of the first block header (the end of the frame header); 0 for a skippable frame or a cut header. */
+  readonly blocksAt: number
   /** Why the frame is cut short, or null when all of it is present. */
   readonly torn: string | null
 }
@@ -73,6 +76,7 @@ function walkFrame(bytes: Uint8Array, start: number, index: number): ZstdFrame {
     blocks: 0,
     contentBound: 0,
     windowAt: null,
+    blocksAt: 0,
   }
   const cut = (why: string): ZstdFrame => ({ ...base, kind: 'zstd', end: bytes.length, torn: why })
   if (u32(bytes, start) !== ZSTD_MAGIC) {
@@ -105,12 +109,14 @@ function walkFrame(bytes: Uint8Array, start: number, index: number): ZstdFrame {
     dictionaryId,
     contentSize,
     windowAt: singleSegment ? null : start + 5,
+    blocksAt: headerEnd,
   }
   for (;;) {
     if (at + 3 > bytes.length)
       return {
         ...described,
         blocks,
+        contentBound,
         kind: 'zstd',
         end: bytes.length,
         torn: `block ${blocks + 1}'s header is cut`,
@@ -125,6 +131,7 @@ function walkFrame(bytes: Uint8Array, start: number, index: number): ZstdFrame {
       return {
         ...described,
         blocks,
+        contentBound,
         kind: 'zstd',
         end: bytes.length,
         torn: `block ${blocks + 1} has the reserved type 3`,
@@ -164,6 +171,11 @@ export type ZstdRead = {
   readonly frames: number
 }
 
+export type ZstdReadOptions = {
+  /** The file's decompression allowance (limits.ts); a fresh {@link MAX_DECOMPRESSED_BYTES} one by default. */
+  readonly budget?: OutputBudget
+}
+
 let hasher: ReturnType<typeof xxhash> | null = null
 
 /** Low 32 bits of XXH64 (seed 0): the Zstandard content checksum. */
@@ -176,13 +188,16 @@ export async function zstdContentChecksum(content: Uint8Array): Promise<number> 
 /**
  * Decompresses a `session.jsonl.zstd` frame by frame, leniently: a checksum mismatch or an undecodable frame is
  * reported (frame index and byte offset) and reading goes on; a final frame cut short is a torn tail whose
- * complete lines are kept. Only one frame's decompressed bytes are alive at a time besides the text.
+ * complete lines are kept. Only one frame's decompressed bytes are alive at a time besides the text, and the
+ * output stops at the budget (limits.ts): the frame that reaches it keeps its complete lines, and a diagnostic
+ * names the cap, that frame and what was not read after it.
  *
  * @example
  * const { text, diagnostics } = await readZstdFrames(bytes)
  * // diagnostics: [{ byte: 5120, severity: 'error', message: 'zstd frame 7 at byte 5120: content checksum …' }]
  */
-export async function readZstdFrames(bytes: Uint8Array): Promise<ZstdRead> {
+export async function readZstdFrames(bytes: Uint8Array, options: ZstdReadOptions = {}): Promise<ZstdRead> {
+  const budget = options.budget ?? new OutputBudget()
   const { frames, garbageAt } = walkZstdFrames(bytes)
   const diagnostics: Diagnostic[] = []
   const parts: string[] = []
@@ -210,31 +225,48 @@ export async function readZstdFrames(bytes: Uint8Array): Promise<ZstdRead> {
       )
       continue
     }
-    if (frame.torn !== null) {
-      const recovered = recoverTorn(withSmallWindow(bytes, frame))
-      const lines = countNewlines(recovered.complete)
-      const text = lines > 0 ? decodeFrameText(recovered.complete, frame, report) : ''
-      if (text) parts.push(text)
-      report(
-        frame,
-        'warning',
-        `torn tail: the last frame is cut short (${frame.torn}, ${frame.end - frame.start} bytes present); ` +
-          (lines > 0
-            ? `kept the ${lines} complete line${lines === 1 ? '' : 's'} of its ${frame.blocks} whole block${frame.blocks === 1 ? '' : 's'}, dropped the rest (${recovered.dropped} decompressed bytes and the cut block)`
-            : recovered.decoded > 0
-              ? `its ${recovered.decoded} decompressed bytes hold no complete line; dropped`
-              : 'no complete block to recover; dropped'),
-      )
-      continue
-    }
-    let content: Uint8Array
+    let decoded: FrameContent
     try {
-      content = decompress(withSmallWindow(bytes, frame))
+      decoded = decodeFrame(bytes, frame, budget.left)
     } catch (error) {
       report(
         frame,
         'error',
         `cannot be decompressed (${error instanceof Error ? error.message : String(error)}); frame skipped`,
+      )
+      continue
+    }
+    const { content } = decoded
+    budget.spend(content.length)
+    const capped = decoded.blocks < frame.blocks
+    if (frame.torn !== null || capped) {
+      const complete = content.subarray(0, content.lastIndexOf(10) + 1)
+      const lines = countNewlines(complete)
+      const text = lines > 0 ? decodeFrameText(complete, frame, report) : ''
+      if (text) parts.push(text)
+      const kept =
+        lines > 0
+          ? `kept the ${lines} complete line${lines === 1 ? '' : 's'} of its ${capped ? 'first ' : ''}${decoded.blocks} ${capped ? '' : 'whole '}block${decoded.blocks === 1 ? '' : 's'}`
+          : null
+      if (capped) {
+        const after = frames.length - frame.index
+        report(
+          frame,
+          'error',
+          `the file's decompressed content reached the ${formatBytes(budget.limit)} cap (limits.ts), so it was cut: ` +
+            `${kept ?? 'no complete line fits'}; the rest of this frame and ${after === 0 ? 'nothing after it' : `the ${after} frame${after === 1 ? '' : 's'} after it (${bytes.length - frame.end} compressed bytes)`} are not read`,
+        )
+        break
+      }
+      report(
+        frame,
+        'warning',
+        `torn tail: the last frame is cut short (${frame.torn}, ${frame.end - frame.start} bytes present); ` +
+          (kept !== null
+            ? `${kept}, dropped the rest (${content.length - complete.length} decompressed bytes and the cut block)`
+            : content.length > 0
+              ? `its ${content.length} decompressed bytes hold no complete line; dropped`
+              : 'no complete block to recover; dropped'),
       )
       continue
     }
@@ -265,13 +297,22 @@ export async function readZstdFrames(bytes: Uint8Array): Promise<ZstdRead> {
   return { text: parts.join(''), diagnostics, frames: frames.length }
 }
 
-/** Decompresses one Zstandard frame given alone, checking its checksum when it has one (SQLite `data` BLOBs). */
+/**
+ * Decompresses one Zstandard frame given alone, checking its checksum when it has one (SQLite `data` BLOBs). A frame
+ * whose content could pass what is left of `budget` is refused (a problem, no content) rather than cut.
+ */
 export async function decompressZstdFrame(
   frame: Uint8Array,
+  budget = new OutputBudget(),
 ): Promise<{ content: Uint8Array; problem: string | null }> {
   const walked = walkFrame(frame, 0, 1)
   if (walked.torn !== null) throw new Error(`the zstd frame is cut short (${walked.torn})`)
-  const content = decompress(withSmallWindow(frame, walked))
+  if (walked.contentBound > budget.left) {
+    const problem = `could decompress to ${formatBytes(walked.contentBound)}, past what is left of the file's ${formatBytes(budget.limit)} cap (limits.ts)`
+    return { content: new Uint8Array(0), problem }
+  }
+  const { content } = decodeFrame(frame, walked, budget.left)
+  budget.spend(content.length)
   if (!walked.checksum) return { content, problem: null }
   const stored = u32(frame, walked.end - 4)
   const actual = await zstdContentChecksum(content)
@@ -280,52 +321,6 @@ export async function decompressZstdFrame(
     problem:
       stored === actual ? null : `content checksum mismatch (stored ${hex(stored)}, computed ${hex(actual)})`,
   }
-}
-
-/**
- * The frame's bytes, with its Window_Descriptor lowered to fit its content when that is far smaller. Frames written
- * without a content size declare the compressor's window (8 MiB at level 19), and fzstd then allocates that window
- * per frame and shifts all of it after every block: milliseconds per frame, seconds for a log of a few thousand
- * batches. A frame's back-references never reach before its own start (frames are independent), so any window of at
- * least its content size decodes it identically. Copies only the frame's compressed bytes, and only when it helps.
- */
-function withSmallWindow(bytes: Uint8Array, frame: ZstdFrame): Uint8Array {
-  const view = bytes.subarray(frame.start, frame.end)
-  if (frame.windowAt === null) return view
-  const descriptor = bytes[frame.windowAt]!
-  const exponent = descriptor >> 3
-  const declared = (1 << (10 + exponent)) + (1 << (7 + exponent)) * (descriptor & 7)
-  let fit = 0
-  while (fit < 31 && 1 << (10 + fit) < frame.contentBound) fit++
-  if ((1 << (10 + fit)) * 4 > declared) return view
-  const copy = view.slice()
-  copy[frame.windowAt - frame.start] = fit << 3
-  return copy
-}
-
-/** The decompressed content of a frame's whole blocks, cut after its last `\n`. */
-function recoverTorn(frame: Uint8Array): { complete: Uint8Array; decoded: number; dropped: number } {
-  const pieces: Uint8Array[] = []
-  let decoded = 0
-  try {
-    // fzstd's streaming decoder hands out each block once it is whole and keeps a cut block to itself.
-    const stream = new Decompress((piece) => {
-      pieces.push(piece)
-      decoded += piece.length
-    })
-    stream.push(frame, false)
-  } catch {
-    // A corrupt block: keep what came before it.
-  }
-  const content = new Uint8Array(decoded)
-  let offset = 0
-  for (const piece of pieces) {
-    content.set(piece, offset)
-    offset += piece.length
-  }
-  const lastNewline = content.lastIndexOf(10)
-  const complete = content.subarray(0, lastNewline + 1)
-  return { complete, decoded, dropped: decoded - complete.length }
 }
 
 function decodeFrameText(
@@ -341,8 +336,9 @@ function decodeFrameText(
 }
 
 function countNewlines(bytes: Uint8Array): number {
+  // A plain loop: indexOf per line costs a call per line, seconds for a frame of a quarter-billion newlines.
   let count = 0
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) count++
+  for (let at = 0; at < bytes.length; at++) if (bytes[at] === 10) count++
   return count
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { loadSource } from '../formats/load'
 import { readCorpus } from '../test/corpus'
 import { generateStream } from '../test/generate'
+import { deepUsageLog } from '../test/hostile'
 import { SourceAssembler, splitSource } from './transfer'
 
 /** What the page gets after the messages went through structured clone one by one. */
@@ -28,5 +29,13 @@ describe('worker → page transfer', () => {
     const { source, parts } = roundTrip(text)
     expect(source).toEqual(loadSource(text))
     expect(parts.filter((part) => part.type === 'chunks')).toHaveLength(3)
+  })
+
+  it('sends a log with a record nested 10,000 deep (the reader skipped it), not a failure', () => {
+    const { shell, plan, parts } = splitSource(loadSource(deepUsageLog(10_000).text))
+    const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+    for (const part of parts) assembler.add(structuredClone(part))
+    const plain = loadSource(deepUsageLog(1).text)
+    expect(assembler.finish().sessions[0]!.streams).toHaveLength(plain.sessions[0]!.streams.length)
   })
 })

@@ -1,7 +1,8 @@
 import type { Attempt, Session, WireTrace } from '../../core/session'
 import { readChunkNdjson } from '../chunkFiles'
 import { sniffChunkNdjson } from '../detect'
-import { isRecord, kindOf, parseJson } from '../json'
+import { isRecord, kindOf, parseJson, tooDeep, valueNestsDeeperThan } from '../json'
+import { MAX_JSON_DEPTH } from '../limits'
 import { readLiveRecording, sniffLiveRecording } from '../live/liveRecording'
 import { readSimplifiedSource, sniffSimplified } from '../simplified/simplified'
 import { httpFailure } from '../sse/httpFailure'
@@ -21,7 +22,8 @@ import type { Diagnostic } from '../types'
  */
 export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Session[] } {
   const diagnostics: Diagnostic[] = []
-  const parsed = parseJson(text)
+  // One document: depth is checked entry by entry below (an entry sits 3 levels in), so a deep one costs only itself.
+  const parsed = parseJson(text, Infinity)
   let entries: unknown
   if (parsed.ok) {
     const log = isRecord(parsed.value) ? parsed.value['log'] : undefined
@@ -47,6 +49,10 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
   let skipped = 0
   entries.forEach((entry: unknown, position) => {
     const id = `har${position + 1}`
+    if (valueNestsDeeperThan(entry, MAX_JSON_DEPTH - 3)) {
+      diagnostics.push({ severity: 'error', message: `${id}: ${tooDeep()}; skipped` })
+      return
+    }
     if (!isRecord(entry)) {
       diagnostics.push({
         severity: 'warning',

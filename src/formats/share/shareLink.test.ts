@@ -269,6 +269,8 @@ describe('damaged links give a clear error, never a throw', () => {
       ],
       [{ v: 1, k: 0, source: { kind: 'session', records: [{ type: 'session', version: 0 }] } }, /no stream/],
       [{ v: 3, k: 0 }, /version 3/],
+      // Nesting no reader lets through: refused before anything walks it.
+      [{ v: 1, k: 0, x: JSON.parse('['.repeat(1000) + ']'.repeat(1000)) as unknown }, /nested deeper than/],
     ]
     for (const [value, message] of cases) {
       const result = await decodeShareLink(await encodeShareLink(value as SharePayload))

@@ -1,4 +1,5 @@
-import { isRecord } from '../json'
+import { isRecord, parseJson } from '../json'
+import { MAX_JSON_DEPTH } from '../limits'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
@@ -206,12 +207,22 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
   }
   const inflated = await inflate(compressed, options.maxBytes ?? DEFAULT_MAX_BYTES)
   if ('error' in inflated) return inflated
-  let value: unknown
+  let text: string
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes))
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes)
   } catch {
-    return { error: 'the link is damaged: its content is not valid JSON' }
+    return { error: 'the link is damaged: its content is not valid UTF-8' }
   }
+  // The payload wraps its records a few levels deep; past the readers' own limit it was not made by Chunkscope
+  // and would overflow whatever walks it next (limits.ts).
+  const parsed = parseJson(text, MAX_JSON_DEPTH + 8)
+  if (!parsed.ok)
+    return {
+      error: parsed.deep
+        ? `the link's content is ${parsed.reason}; it was refused`
+        : 'the link is damaged: its content is not valid JSON',
+    }
+  const value = parsed.value
   if (isRecord(value) && typeof value['v'] === 'number' && value['v'] !== 1) {
     return {
       error: `the link's payload is version ${value['v']}, which this version of Chunkscope does not know`,

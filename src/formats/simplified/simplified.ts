@@ -1,6 +1,7 @@
 import type { FinishReason, LlmFailure, StreamChunk, TokenUsage } from '../../core/protocol'
 import type { Attempt, Session } from '../../core/session'
-import { isBlank, isRecord, kindOf, lines, parseJson } from '../json'
+import { isBlank, isRecord, kindOf, lines, parseJson, tooDeep, valueNestsDeeperThan } from '../json'
+import { MAX_JSON_DEPTH } from '../limits'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 
@@ -214,7 +215,8 @@ export function readSimplifiedSource(text: string): { diagnostics: Diagnostic[];
   let wire: Attempt['wire']
   const first = text.search(/\S/)
   if (text[first] === '[') {
-    const parsed = parseJson(text)
+    // One document: a deep item is dropped by itself below instead of refusing the whole array.
+    const parsed = parseJson(text, Infinity)
     if (!parsed.ok || !Array.isArray(parsed.value)) {
       const why = parsed.ok ? `not an array (${kindOf(parsed.value)})` : parsed.reason
       return {
@@ -222,7 +224,12 @@ export function readSimplifiedSource(text: string): { diagnostics: Diagnostic[];
         sessions: [],
       }
     }
-    result = translateSimplified(parsed.value.map((value, k) => ({ value, where: `item ${k}` })))
+    const items: SimplifiedItem[] = []
+    parsed.value.forEach((value: unknown, k) => {
+      if (!valueNestsDeeperThan(value, MAX_JSON_DEPTH - 1)) items.push({ value, where: `item ${k}` })
+      else diagnostics.push({ severity: 'error', message: `item ${k}: ${tooDeep()}; skipped` })
+    })
+    result = translateSimplified(items)
   } else {
     const trace = new WireTraceBuilder('simplified-stream', text)
     const items: SimplifiedItem[] = []

@@ -5,6 +5,8 @@
  * commas, `CallId('…')` and other `SomethingId('…')` brand factories, `JSON.stringify(<literal>)`, `'a' + 'b'`,
  * and `as const` / `satisfies T` after a value. Anything else is an unsupported expression with its line.
  */
+import { tooDeep } from '../json'
+import { MAX_JSON_DEPTH } from '../limits'
 
 export type Token = {
   readonly kind: 'ident' | 'string' | 'number' | 'punct' | 'template-expr'
@@ -183,6 +185,8 @@ export class LiteralParser {
     public at: number,
   ) {}
 
+  private depth = 0
+
   private peek(offset = 0): Token | undefined {
     return this.tokens[this.at + offset]
   }
@@ -228,6 +232,14 @@ export class LiteralParser {
     }
   }
 
+  /** Parses one bracket level deeper; past the readers' depth limit the literal is refused (the parser recurses). */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_JSON_DEPTH) this.fail(tooDeep())
+    const value = parse()
+    this.depth -= 1
+    return value
+  }
+
   private skipType(): void {
     // `as const`, `as CallId`, `as Foo.Bar`, `satisfies StreamChunk[]` — enough for pasted tutorial code.
     const first = this.peek()
@@ -251,8 +263,8 @@ export class LiteralParser {
         this.at += 1
         return token.number
       case 'punct':
-        if (token.value === '{') return this.parseObject()
-        if (token.value === '[') return this.parseArray()
+        if (token.value === '{') return this.nested(() => this.parseObject())
+        if (token.value === '[') return this.nested(() => this.parseArray())
         if ((token.value === '-' || token.value === '+') && this.peek(1)?.kind === 'number') {
           this.at += 2
           const number = this.tokens[this.at - 1]!.number!
@@ -260,7 +272,7 @@ export class LiteralParser {
         }
         if (token.value === '(') {
           this.at += 1
-          const inner = this.parseValue()
+          const inner = this.nested(() => this.parseValue())
           this.expect(')')
           return inner
         }
