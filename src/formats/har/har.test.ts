@@ -32,7 +32,7 @@ describe('HAR files', () => {
         reason: {
           kind: 'error',
           failure: {
-            message: 'HTTP 429: Rate limit reached for requests',
+            message: 'Rate limit reached for requests',
             code: 'RATE_LIMIT',
             status: 429,
             providerRetryAfterMs: 7000,

@@ -1,173 +1,205 @@
-import type { FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
-import {
-  describeParseError,
-  isRecord,
-  makeTranslator,
-  type Dialect,
-  type TranslatorKit,
-  type WireTranslator,
-} from './translator'
+import type { ContentBlock, FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
+import { notePayload } from './openaiNotes'
+import { makeTranslator, type Dialect, type TranslatorKit, type WireTranslator } from './translator'
 
-type TextualBlock = { readonly kind: 'reasoning' | 'text'; readonly index: number; text: string }
-type OpenBlock =
-  | TextualBlock
-  | { readonly kind: 'tool-call'; readonly index: number; id: string; name: string | undefined; args: string }
+/** The harness's terminal payload (`sse.ts` `DONE`), matched exactly: `data:  [DONE]` is JSON that fails. */
+const DONE = '[DONE]'
+
+type OpenBlock = {
+  readonly index: number
+  readonly kind: 'text' | 'reasoning' | 'tool-call'
+  text: string
+  /** Tool calls: the last `id` / `function.name` a delta carried, whatever it was (§9). */
+  callId?: unknown
+  name?: unknown
+}
+
+export type DeepSeekTranslatorOptions = {
+  /** The endpoint's base URL, named by the harness's TRANSPORT message; unknown for most captured files. */
+  readonly baseURL?: string
+}
 
 /**
- * The harness's DeepSeek / OpenAI-compatible Chat Completions adapter, as a translator (PROTOCOL.md §9), rule for
- * rule: per wire chunk `choices[0].delta.reasoning_content` (non-empty) opens ONE reasoning block lazily at the next
- * free index, then `reasoning-delta`; `delta.content` likewise ONE text block (later text appends to it); each
- * `delta.tool_calls[i]`, keyed by its wire `index`, opens a tool-call block on first sight, then `tool-call-delta`
- * with the sticky id (`''` until known), the name on every delta once known and `argumentsDelta` =
- * `function.arguments ?? ''`. `finish_reason` and `usage` are remembered (last wins). At `[DONE]`: a block-end per
- * opened block in opening order, usage, finish (stop with no block → error EMPTY_RESPONSE). Bad JSON → finish
- * error MALFORMED_RESPONSE; end of body before `[DONE]` → STREAM_CLOSED; blocks opened before a failure stay open.
+ * Thrown where the harness's translator throws a TypeError (reading a field of `null`, iterating a non-array); its
+ * adapter wraps that as TRANSPORT (PROTOCOL.md §9 "Exact details").
+ */
+class WireTypeError extends Error {}
+
+/**
+ * The harness's DeepSeek / OpenAI-compatible Chat Completions adapter as a translator, rule for rule from its
+ * `translate.ts`, `sse.ts` and `adapter.ts` (PROTOCOL.md §9): every entry of `choices` in order, into one reasoning
+ * block, one text block and one block per tool-call `index` (entries without one share a block); a tool delta's
+ * `id` / `function.name` overwrite the stored values whatever they are; `function.arguments` passes on as given;
+ * `finish_reason` (any string) and `usage` (truthy, coerced as the harness's arithmetic does) are remembered until
+ * `[DONE]`, which closes every block in opening order, then usage, then finish (stop with no block → EMPTY_RESPONSE).
+ * Payloads that are JSON but no object are ignored; bad JSON → MALFORMED_RESPONSE; `null` where an object or
+ * array is read → TRANSPORT. Values keep their wire types (a numeric id stays a number), as the harness passes them.
  *
  * @example
  * const t = createDeepSeekTranslator()
  * t.push('{"choices":[{"delta":{"content":"Hi"}}]}') // [bs0 text, td0 'Hi']
  * t.push('[DONE]') // [be0 text 'Hi', finish stop]
  */
-export function createDeepSeekTranslator(): WireTranslator {
-  return makeTranslator('stream closed before [DONE]', deepSeekDialect)
+export function createDeepSeekTranslator(options: DeepSeekTranslatorOptions = {}): WireTranslator {
+  return makeTranslator('SSE stream ended without [DONE]', (kit) => deepSeekDialect(kit, options))
 }
 
-function deepSeekDialect({ note, fail, end }: TranslatorKit): Dialect {
-  const blocks: OpenBlock[] = []
-  let reasoning: TextualBlock | null = null
-  let text: TextualBlock | null = null
-  const toolCalls = new Map<number, Extract<OpenBlock, { kind: 'tool-call' }>>()
-  let finishReason: FinishReason | null = null
-  let usage: TokenUsage | null = null
-  let metadataNoted = false
+function deepSeekDialect({ note, fail, end }: TranslatorKit, options: DeepSeekTranslatorOptions): Dialect {
+  const order: OpenBlock[] = []
+  let textBlock: OpenBlock | undefined
+  let reasoningBlock: OpenBlock | undefined
+  const toolBlocks = new Map<unknown, OpenBlock>()
+  let pendingFinish: FinishReason | undefined
+  let pendingUsage: TokenUsage | undefined
+  const transport = `DeepSeek API stream from ${options.baseURL ?? '(base URL not recorded)'} failed`
+
+  const open = (kind: OpenBlock['kind'], out: StreamChunk[]): OpenBlock => {
+    const block: OpenBlock = { index: order.length, kind, text: '' }
+    order.push(block)
+    out.push({ type: 'block-start', index: block.index, blockType: kind })
+    return block
+  }
+
+  const read = (chunk: unknown, out: StreamChunk[]): void => {
+    for (const choice of iterate(member(chunk, 'choices'), 'choices')) {
+      const delta = member(choice, 'delta')
+      // Reasoning first: thinking mode interleaves it before text; an empty string opens nothing.
+      const reasoning = optional(delta, 'reasoning_content')
+      if (typeof reasoning === 'string' && reasoning.length > 0) {
+        reasoningBlock ??= open('reasoning', out)
+        reasoningBlock.text += reasoning
+        out.push({ type: 'reasoning-delta', index: reasoningBlock.index, text: reasoning })
+      }
+      const content = optional(delta, 'content')
+      if (typeof content === 'string' && content.length > 0) {
+        textBlock ??= open('text', out)
+        textBlock.text += content
+        out.push({ type: 'text-delta', index: textBlock.index, text: content })
+      }
+      for (const call of iterate(optional(delta, 'tool_calls'), 'delta.tool_calls')) {
+        // Keyed as a Map keys it (SameValueZero): entries without `index` share the `undefined` block.
+        const key = member(call, 'index')
+        let block = toolBlocks.get(key)
+        if (block === undefined) {
+          block = open('tool-call', out)
+          toolBlocks.set(key, block)
+        }
+        const id = member(call, 'id')
+        if (id !== undefined) block.callId = id
+        const fn = member(call, 'function')
+        const name = optional(fn, 'name')
+        if (name !== undefined) block.name = name
+        const fragment = optional(fn, 'arguments') ?? ''
+        block.text += String(fragment)
+        // The wire's types, not the protocol's: the harness passes them on unchecked (§9).
+        out.push({
+          type: 'tool-call-delta',
+          index: block.index,
+          id: block.callId ?? '',
+          ...(block.name !== undefined ? { name: block.name } : {}),
+          argumentsDelta: fragment,
+        } as StreamChunk)
+      }
+      const reason = member(choice, 'finish_reason')
+      if (typeof reason === 'string') pendingFinish = mapFinishReason(reason)
+    }
+    // Usage arrives on the finish chunk or as a trailing usage-only chunk: the latest wins.
+    const usage = member(chunk, 'usage')
+    if (usage) pendingUsage = mapUsage(usage)
+  }
 
   const push = (data: string): StreamChunk[] => {
-    // `[DONE]` (tolerating surrounding spaces) without trimming every payload of a 100 MB body.
-    if (data.charCodeAt(0) !== 123 && data.trim() === '[DONE]') return end('done')
-    let parsed: unknown
+    if (data === DONE) return end('done')
+    let chunk: unknown
     try {
-      parsed = JSON.parse(data)
-    } catch (error) {
-      return fail('MALFORMED_RESPONSE', `malformed stream chunk: ${describeParseError(data, error)}`)
+      chunk = JSON.parse(data)
+    } catch {
+      if (data.trim() === DONE)
+        note(
+          'done-spaced',
+          'error',
+          `the data is ${JSON.stringify(data)}, not exactly [DONE]: the harness parses it as JSON`,
+        )
+      return fail('MALFORMED_RESPONSE', `malformed SSE payload: ${data.slice(0, 120)}`)
     }
-    if (!isRecord(parsed)) return fail('MALFORMED_RESPONSE', 'malformed stream chunk: not a JSON object')
+    notePayload(chunk, note)
     const out: StreamChunk[] = []
-    if (!metadataNoted) {
-      metadataNoted = true
-      const meta = Object.keys(parsed).filter((key) => key !== 'choices' && key !== 'usage')
-      if (meta.length > 0)
-        note('metadata', 'info', `response metadata (${meta.join(', ')}) is not part of the StreamChunks`)
-    }
-    const choices = parsed['choices']
-    const choice = Array.isArray(choices) && isRecord(choices[0]) ? choices[0] : null
-    if (Array.isArray(choices) && choices.length > 1)
-      note('choices', 'info', 'choices after the first are not mapped (the adapter reads choices[0])')
-    if (parsed['error'] !== undefined)
-      note('error-object', 'warning', 'an "error" object inside the stream is not mapped by the adapter')
-    const delta = choice !== null && isRecord(choice['delta']) ? choice['delta'] : null
-    if (delta !== null) {
-      for (const key in delta) {
-        if (!MAPPED_DELTA_KEYS.has(key) && delta[key] !== null)
-          note(`delta:${key}`, 'info', `delta.${key} is not mapped onto StreamChunks`)
-      }
-      const reasoningText = delta['reasoning_content']
-      if (typeof reasoningText === 'string' && reasoningText !== '') {
-        if (reasoning === null) {
-          reasoning = { kind: 'reasoning', index: blocks.length, text: '' }
-          blocks.push(reasoning)
-          out.push({ type: 'block-start', index: reasoning.index, blockType: 'reasoning' })
-        }
-        reasoning.text += reasoningText
-        out.push({ type: 'reasoning-delta', index: reasoning.index, text: reasoningText })
-      }
-      const content = delta['content']
-      if (typeof content === 'string' && content !== '') {
-        if (text === null) {
-          text = { kind: 'text', index: blocks.length, text: '' }
-          blocks.push(text)
-          out.push({ type: 'block-start', index: text.index, blockType: 'text' })
-        }
-        text.text += content
-        out.push({ type: 'text-delta', index: text.index, text: content })
-      }
-      const calls = delta['tool_calls']
-      if (Array.isArray(calls)) {
-        calls.forEach((call: unknown, position) => {
-          if (!isRecord(call)) return
-          const wireIndex = Number.isSafeInteger(call['index']) ? (call['index'] as number) : position
-          let block = toolCalls.get(wireIndex)
-          if (block === undefined) {
-            block = { kind: 'tool-call', index: blocks.length, id: '', name: undefined, args: '' }
-            blocks.push(block)
-            toolCalls.set(wireIndex, block)
-            out.push({ type: 'block-start', index: block.index, blockType: 'tool-call' })
-          }
-          const id = call['id']
-          if (block.id === '' && typeof id === 'string' && id !== '') block.id = id
-          const fn = isRecord(call['function']) ? call['function'] : {}
-          const name = fn['name']
-          if (block.name === undefined && typeof name === 'string' && name !== '') block.name = name
-          const args = typeof fn['arguments'] === 'string' ? fn['arguments'] : ''
-          block.args += args
-          out.push({
-            type: 'tool-call-delta',
-            index: block.index,
-            id: block.id,
-            ...(block.name !== undefined ? { name: block.name } : {}),
-            argumentsDelta: args,
-          })
-        })
-      }
-    } else if (choice !== null) {
+    try {
+      read(chunk, out)
+    } catch (error) {
+      if (!(error instanceof WireTypeError)) throw error
       note(
-        'no-delta',
-        'info',
-        'a choice without "delta" (not a chat.completion.chunk?) carries nothing mapped',
+        'transport',
+        'error',
+        `${error.message}: the harness's translator throws a TypeError here, which its adapter reports as TRANSPORT`,
       )
+      return [...out, ...fail('TRANSPORT', transport)]
     }
-    const reason = choice?.['finish_reason']
-    if (typeof reason === 'string' && reason !== '') finishReason = mapFinishReason(reason)
-    const wireUsage = parsed['usage']
-    if (isRecord(wireUsage)) usage = mapUsage(wireUsage)
     return out
   }
 
-  // At [DONE]: a block-end for every opened block in opening order, then usage, then the finish (§9).
   const done = (): StreamChunk[] => {
-    const out: StreamChunk[] = blocks.map((block) => ({
+    const out: StreamChunk[] = order.map((block) => ({
       type: 'block-end',
       index: block.index,
-      block: toBlock(block),
+      block: close(block),
     }))
-    if (usage !== null) out.push({ type: 'usage', usage })
-    let reason: FinishReason = finishReason ?? { kind: 'stop' }
-    if (reason.kind === 'stop' && blocks.length === 0) {
-      reason = {
-        kind: 'error',
-        failure: { message: 'empty response: no content and no tool calls', code: 'EMPTY_RESPONSE' },
-      }
-    }
-    out.push({ type: 'finish', reason })
+    if (pendingUsage !== undefined) out.push({ type: 'usage', usage: pendingUsage })
+    const reason = pendingFinish ?? { kind: 'stop' }
+    out.push({
+      type: 'finish',
+      reason:
+        reason.kind === 'stop' && order.length === 0
+          ? {
+              kind: 'error',
+              failure: {
+                message: 'model returned a completed response with no content',
+                code: 'EMPTY_RESPONSE',
+              },
+            }
+          : reason,
+    })
     return out
   }
 
   return { push, done }
 }
 
-/** Delta fields the adapter reads (`role` only says "assistant"). */
-const MAPPED_DELTA_KEYS: ReadonlySet<string> = new Set(['content', 'reasoning_content', 'tool_calls', 'role'])
+/** `value.key` as JavaScript reads it: a TypeError (TRANSPORT) on null / undefined, `undefined` on a primitive. */
+function member(value: unknown, key: string): unknown {
+  if (value === null || value === undefined) throw new WireTypeError(`cannot read "${key}" of ${value}`)
+  return (value as Record<string, unknown>)[key]
+}
 
-function toBlock(block: OpenBlock) {
+/** `value?.key`. */
+function optional(value: unknown, key: string): unknown {
+  return value === null || value === undefined ? undefined : (value as Record<string, unknown>)[key]
+}
+
+/** `for (… of value ?? [])`: JSON's iterables are arrays and strings (iterated by code point); others throw. */
+function iterate(value: unknown, what: string): Iterable<unknown> {
+  if (value === null || value === undefined) return []
+  if (Array.isArray(value) || typeof value === 'string') return value as Iterable<unknown>
+  throw new WireTypeError(`${what} is ${JSON.stringify(value)?.slice(0, 40)}, not an array`)
+}
+
+function close(block: OpenBlock): ContentBlock {
   switch (block.kind) {
-    case 'reasoning':
     case 'text':
-      return { type: block.kind, text: block.text }
+      return { type: 'text', text: block.text }
+    case 'reasoning':
+      return { type: 'reasoning', text: block.text }
     case 'tool-call':
-      return { type: 'tool-call', id: block.id, name: block.name ?? '', arguments: block.args } as const
+      return {
+        type: 'tool-call',
+        id: (block.callId ?? '') as string,
+        name: (block.name ?? '') as string,
+        arguments: block.text,
+      }
   }
 }
 
-/** §9: stop→stop, tool_calls→tool-calls, length→max-tokens, anything else → error `model stopped: <r>`, code r.toUpperCase(). */
+/** §9: stop→stop, tool_calls→tool-calls, length→max-tokens, any other string (`""` too) → error, code r.toUpperCase(). */
 export function mapFinishReason(reason: string): FinishReason {
   switch (reason) {
     case 'stop':
@@ -182,24 +214,20 @@ export function mapFinishReason(reason: string): FinishReason {
 }
 
 /**
- * §9: inputTokens = prompt_tokens − (prompt_tokens_details.cached_tokens ?? prompt_cache_hit_tokens ?? 0),
- * outputTokens = completion_tokens, cacheReadTokens when reported, reasoningTokens from
- * completion_tokens_details.reasoning_tokens.
+ * §9, with the harness's JavaScript semantics: `inputTokens = prompt_tokens − (prompt_tokens_details?.cached_tokens
+ * ?? prompt_cache_hit_tokens ?? 0)` as numbers (`"10"` → 10, a missing prompt_tokens → NaN); `outputTokens`,
+ * `cacheReadTokens` and `reasoningTokens` as the wire gave them, absent when the wire has none.
  */
-export function mapUsage(usage: Record<string, unknown>): TokenUsage {
-  const prompt = num(usage['prompt_tokens']) ?? 0
-  const details = isRecord(usage['prompt_tokens_details']) ? usage['prompt_tokens_details'] : {}
-  const cached = num(details['cached_tokens']) ?? num(usage['prompt_cache_hit_tokens'])
-  const completion = isRecord(usage['completion_tokens_details']) ? usage['completion_tokens_details'] : {}
-  const reasoningTokens = num(completion['reasoning_tokens'])
+export function mapUsage(usage: unknown): TokenUsage {
+  const cacheRead =
+    optional(optional(usage, 'prompt_tokens_details'), 'cached_tokens') ??
+    optional(usage, 'prompt_cache_hit_tokens')
+  const reasoning = optional(optional(usage, 'completion_tokens_details'), 'reasoning_tokens')
+  const output = optional(usage, 'completion_tokens')
   return {
-    inputTokens: prompt - (cached ?? 0),
-    outputTokens: num(usage['completion_tokens']) ?? 0,
-    ...(cached !== undefined ? { cacheReadTokens: cached } : {}),
-    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-  }
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+    inputTokens: Number(optional(usage, 'prompt_tokens')) - Number(cacheRead ?? 0),
+    ...(output !== undefined ? { outputTokens: output } : {}),
+    ...(cacheRead !== undefined ? { cacheReadTokens: cacheRead } : {}),
+    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+  } as TokenUsage
 }

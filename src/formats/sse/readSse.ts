@@ -3,7 +3,7 @@ import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
 import { httpFailure } from './httpFailure'
-import { createDeepSeekTranslator } from './openai'
+import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './openai'
 import { readHttpHead, scanSse } from './sseEvents'
 import type { TranslatorNote, WireTranslator } from './translator'
 
@@ -20,8 +20,16 @@ export type SseOptions = {
   readonly lineOffset?: number
 }
 
-export function createTranslator(dialect: SseDialect): WireTranslator {
-  return dialect === 'openai-sse' ? createDeepSeekTranslator() : createAnthropicTranslator()
+export function createTranslator(
+  dialect: SseDialect,
+  options: DeepSeekTranslatorOptions = {},
+): WireTranslator {
+  return dialect === 'openai-sse' ? createDeepSeekTranslator(options) : createAnthropicTranslator()
+}
+
+/** The base URL the harness's TRANSPORT message names: the request URL without `/chat/completions`. */
+function baseUrlOf(request: WireTrace['request'] | undefined): DeepSeekTranslatorOptions {
+  return request === undefined ? {} : { baseURL: request.url.replace(/\/chat\/completions\/?(\?.*)?$/, '') }
 }
 
 /**
@@ -34,12 +42,15 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   const offset = options.lineOffset ?? 0
   const head = readHttpHead(text)
   const trace = new WireTraceBuilder(dialect, text)
-  const translator = createTranslator(dialect)
-  const notes = new NoteCounter(offset)
   const request = options.request
-  if (head !== null && head.status >= 400) {
+  const translator = createTranslator(dialect, baseUrlOf(request))
+  const notes = new NoteCounter(offset)
+  if (head !== null && (head.status < 200 || head.status >= 300)) {
     const body = text.slice(head.bodyStart)
-    const failure = httpFailure(head.status, head.headers, body)
+    // Retry-After as a date is relative to when the response came: its own Date header, when it has one.
+    const date = Date.parse(head.headers['date'] ?? '')
+    const now = Number.isNaN(date) ? Date.now() : date
+    const failure = httpFailure(head.status, head.headers, body, now, baseUrlOf(request).baseURL)
     diagnostics.push({
       line: 1 + offset,
       severity: 'info',
@@ -105,18 +116,28 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       })
     }
   }
-  if (scan.tornTail !== null) {
+  if (scan.unterminatedLast !== null) {
+    const line = scan.unterminatedLast.line + offset
+    diagnostics.push({
+      line,
+      severity: 'warning',
+      message: `line ${line}: the body's last event has no blank line after it; the harness drops it (its SSE parser dispatches an event only at a blank line)`,
+    })
+  }
+  if (scan.tornTail !== null && !scan.tornTail.loneCr) {
     const line = scan.tornTail.line + offset
     diagnostics.push({
       line,
       severity: 'warning',
-      message: `line ${line}: the last line has no line break (a capture cut short): not read, as an SSE parser would not`,
+      message: `line ${line}: the last line has no line break (a capture cut short, or its final newline trimmed): the harness's SSE parser never reads it`,
     })
   }
-  if (scan.unterminatedLast) {
+  if (scan.tornTail?.loneCr) {
+    const line = scan.tornTail.line + offset
     diagnostics.push({
-      severity: 'info',
-      message: 'the last event is not followed by a blank line: read anyway (EventSource would drop it)',
+      line,
+      severity: 'warning',
+      message: `line ${line}: the body ends with a lone CR, which the harness's SSE parser holds back until it knows whether an LF follows: that line is never read`,
     })
   }
   if (scan.comments > 0) {

@@ -21,18 +21,16 @@ describe('scanSse', () => {
     const scan = scanSse(': hi\r\nevent: a\r\ndata: one\r\ndata:two\r\nid: 7\r\n\r\n\r\ndata: x\n', (e) =>
       events.push({ data: e.data, event: e.event, line: e.line }),
     )
-    expect(events).toEqual([
-      { data: 'one\ntwo', event: 'a', line: 2 },
-      { data: 'x', event: '', line: 8 },
-    ])
-    expect(scan).toMatchObject({ comments: 1, tornTail: null, unterminatedLast: true })
+    expect(events).toEqual([{ data: 'one\ntwo', event: 'a', line: 2 }])
+    // The last event has no blank line after it: eventsource-parser never dispatches it (PROTOCOL.md §9).
+    expect(scan).toMatchObject({ comments: 1, tornTail: null, unterminatedLast: { line: 8 } })
   })
 
   it('does not read a torn last line', () => {
     const events: string[] = []
     const scan = scanSse('data: 1\n\ndata: {"cut', (e) => events.push(e.data))
     expect(events).toEqual(['1'])
-    expect(scan.tornTail).toEqual({ line: 3, text: 'data: {"cut' })
+    expect(scan.tornTail).toEqual({ line: 3, text: 'data: {"cut', loneCr: false })
   })
 })
 
@@ -182,12 +180,13 @@ describe('DeepSeek / OpenAI-compatible translation (PROTOCOL.md §9)', () => {
       ),
     )
     expect(chunks).toEqual([
-      { type: 'usage', usage: { inputTokens: 5, outputTokens: 0 } },
+      // No completion_tokens: the harness leaves outputTokens out (its translate.ts copies the field as is).
+      { type: 'usage', usage: { inputTokens: 5 } },
       {
         type: 'finish',
         reason: {
           kind: 'error',
-          failure: { message: 'empty response: no content and no tool calls', code: 'EMPTY_RESPONSE' },
+          failure: { message: 'model returned a completed response with no content', code: 'EMPTY_RESPONSE' },
         },
       },
     ])
@@ -202,7 +201,10 @@ describe('DeepSeek / OpenAI-compatible translation (PROTOCOL.md §9)', () => {
     const closed = chunksOf(sse({ choices: [{ delta: { content: 'a' } }] }))
     expect(closed.at(-1)).toEqual({
       type: 'finish',
-      reason: { kind: 'error', failure: { message: 'stream closed before [DONE]', code: 'STREAM_CLOSED' } },
+      reason: {
+        kind: 'error',
+        failure: { message: 'SSE stream ended without [DONE]', code: 'STREAM_CLOSED' },
+      },
     })
   })
 })
@@ -228,7 +230,7 @@ describe('HTTP failures (§9)', () => {
     expect(
       httpFailure(429, { 'retry-after': '2', 'x-request-id': 'req_1' }, '{"error":{"message":"slow down"}}'),
     ).toEqual({
-      message: 'HTTP 429: slow down',
+      message: 'slow down',
       code: 'RATE_LIMIT',
       status: 429,
       providerRetryAfterMs: 2000,
@@ -236,7 +238,7 @@ describe('HTTP failures (§9)', () => {
     })
     const now = Date.parse('2026-11-29T10:00:00Z')
     expect(httpFailure(503, { 'Retry-After': 'Sun, 29 Nov 2026 10:00:05 GMT' }, '', now)).toEqual({
-      message: 'HTTP 503',
+      message: 'DeepSeek API error (HTTP 503)',
       code: 'SERVER',
       status: 503,
       providerRetryAfterMs: 5000,
@@ -253,7 +255,7 @@ describe('HTTP failures (§9)', () => {
         reason: {
           kind: 'error',
           failure: {
-            message: 'HTTP 429: Rate limit reached for requests',
+            message: 'Rate limit reached for requests',
             code: 'RATE_LIMIT',
             status: 429,
             providerRetryAfterMs: 7000,
@@ -469,7 +471,7 @@ describe('SSE files', () => {
     )
   })
 
-  it('reads a body after an HTTP 200 head (curl -i), with body line numbers and unmapped fields named', () => {
+  it('reads a body after an HTTP 200 head (curl -i), with body line numbers and comments counted', () => {
     const body = fixture('deepseek-reasoner-tool-calls.sse')
     const text = `HTTP/2 200\r\ncontent-type: text/event-stream; charset=utf-8\r\nx-request-id: r1\r\n\r\n${body}`
     const source = loadSource(text)
@@ -479,7 +481,6 @@ describe('SSE files', () => {
     expect(wireEvent(stream.wire!, 0)!.line).toBe(5)
     expect(source.diagnostics.map((d) => d.message)).toEqual([
       '1 SSE comment line (keep-alives) carried nothing',
-      'line 5: response metadata (id, object, created, model, system_fingerprint) is not part of the StreamChunks',
     ])
   })
 

@@ -1,8 +1,11 @@
+import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser'
+
 /**
- * A `text/event-stream` body cut into events, per the WHATWG rules a browser's EventSource follows: fields
- * `data`, `event`, `id`, `retry`; lines starting with `:` are comments; one space after the colon is dropped;
- * several `data:` lines join with `\n`; a blank line dispatches. One pass with `indexOf`, no regex, no copy of the
- * whole text: a 100 MB body costs one slice per line.
+ * A `text/event-stream` body cut into events by `eventsource-parser` — the framer the harness's DeepSeek adapter
+ * uses (PROTOCOL.md §9 "Exact details"), so the events are the harness's: lines end at LF, CRLF or a lone CR; an
+ * event is dispatched only at its blank line, so a last event without one is dropped (there is no flush at end of
+ * body); comments and unknown fields carry nothing. Beside the library runs a light line scanner that only knows
+ * where each line starts and ends, for the raw text ↔ event pairing the Adapter view shows (`WireTrace`).
  */
 
 export type SseEvent = {
@@ -10,7 +13,7 @@ export type SseEvent = {
   readonly data: string
   /** The `event:` field, '' when absent. */
   readonly event: string
-  /** Offsets of the event's first line and of the end of its last line in the text. */
+  /** Offsets of the event's first field line and of the end of its last line in the text. */
   readonly start: number
   readonly end: number
   /** 1-based line of the event's first field. */
@@ -23,94 +26,172 @@ export type SseScan = {
   /** Lines that are no field of the format (reported once each up to a cap). */
   strange: { line: number; text: string }[]
   strangeCount: number
-  /** The last line had no line break: a capture cut mid-line. It is not read (its first 200 characters). */
-  tornTail: { line: number; text: string } | null
-  /** The last event ended at end of text without a blank line after it (normal for trimmed captures). */
-  unterminatedLast: boolean
+  /** The last line has no line end the parser could see (no LF, or a lone CR as the very last character). */
+  tornTail: { line: number; text: string; loneCr: boolean } | null
+  /** Complete field lines after the last blank line: never dispatched (the harness drops the event). */
+  unterminatedLast: { line: number } | null
 }
 
 const MAX_STRANGE = 20
+const LF = 10
+const CR = 13
+
+export type SseParserOptions = {
+  /** Offset of the first fed character in the whole text (a body after an HTTP head). */
+  readonly offset?: number
+  /** 1-based line number of the first fed line. */
+  readonly firstLine?: number
+}
 
 /**
- * Calls `onEvent` for each event of `text` from offset `from` (after an HTTP head, say), with 1-based line numbers
- * counted from `firstLine`. An event is dispatched at a blank line, and — more tolerant than EventSource, for
- * captures that lost their last blank line — at end of text (`unterminatedLast`). A torn final line (no `\n`) is
- * not read: `tornTail` says so.
+ * The events of a body fed piece by piece, as a network stream delivers text (live capture) or all at once (a
+ * file): `feed(piece)` returns the events completed so far, `end()` those the end of the body completes — always
+ * none, as in the harness, whose parser has no flush — and `scan` what was noticed. Only the unfinished line is
+ * buffered, as a list of pieces, so a huge single line costs one join, not one per piece. Any split of a body gives
+ * the same events (the library's framing is split-independent and the scanner cuts lines exactly where it does).
+ *
+ * @example
+ * const parser = new SseParser()
+ * parser.feed('data: {"a"') // []
+ * parser.feed(':1}\n\n') // [{ data: '{"a":1}', event: '', start: 0, end: 13, line: 1 }]
  */
-export function scanSse(text: string, onEvent: (event: SseEvent) => void, from = 0, firstLine = 1): SseScan {
-  const scan: SseScan = { comments: 0, strange: [], strangeCount: 0, tornTail: null, unterminatedLast: false }
-  let pos = from === 0 && text.charCodeAt(0) === 0xfeff ? 1 : from
-  let lineNo = firstLine - 1
-  let data: string | null = null
-  let dataParts: string[] | null = null
-  let eventName = ''
-  let start = -1
-  let end = -1
-  let line = 0
-  const dispatch = () => {
-    if (start !== -1) {
-      const joined = dataParts !== null ? dataParts.join('\n') : (data ?? '')
-      // An event with no data field is not dispatched by EventSource; `event:`-only blocks carry nothing here.
-      if (data !== null || dataParts !== null) onEvent({ data: joined, event: eventName, start, end, line })
-    }
-    data = null
-    dataParts = null
-    eventName = ''
-    start = -1
+export class SseParser {
+  readonly scan: SseScan = {
+    comments: 0,
+    strange: [],
+    strangeCount: 0,
+    tornTail: null,
+    unterminatedLast: null,
   }
-  while (pos < text.length) {
-    const newline = text.indexOf('\n', pos)
-    const terminated = newline !== -1
-    const lineEnd = terminated ? newline : text.length
-    const stop = lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd
-    lineNo += 1
-    if (!terminated) {
-      // A capture cut mid-line: an SSE parser never sees this line complete, so it is not read.
-      if (stop > pos) scan.tornTail = { line: lineNo, text: text.slice(pos, Math.min(stop, pos + 200)) }
-    } else if (stop === pos) {
-      dispatch()
-    } else if (text.charCodeAt(pos) === 58 /* : */) {
-      scan.comments += 1
-    } else {
-      // The field name ends at the first colon of THIS line (never search past it: linear on lines without one).
-      let nameEnd = pos
-      while (nameEnd < stop && text.charCodeAt(nameEnd) !== 58) nameEnd += 1
-      let valueStart = nameEnd === stop ? stop : nameEnd + 1
-      if (valueStart < stop && text.charCodeAt(valueStart) === 32) valueStart += 1
-      const length = nameEnd - pos
-      const field =
-        length === 4 && text.startsWith('data', pos)
-          ? 1
-          : length === 5 && text.startsWith('event', pos)
-            ? 2
-            : (length === 2 && text.startsWith('id', pos)) || (length === 5 && text.startsWith('retry', pos))
-              ? 3
-              : 0
-      if (field !== 0) {
-        if (start === -1) {
-          start = pos
-          line = lineNo
-        }
-        end = stop
-        if (field === 1) {
-          const value = text.slice(valueStart, stop)
-          if (data === null && dataParts === null) data = value
-          else if (dataParts === null) dataParts = [data!, value]
-          else dataParts.push(value)
-        } else if (field === 2) {
-          eventName = text.slice(valueStart, stop)
-        }
-      } else {
-        scan.strangeCount += 1
-        if (scan.strange.length < MAX_STRANGE)
-          scan.strange.push({ line: lineNo, text: text.slice(pos, stop) })
+  private readonly library: EventSourceParser
+  private pieces: string[] = []
+  /** Offset of the unfinished line's first character. */
+  private pendingStart: number
+  private lineNo: number
+  private first = true
+  private out: SseEvent[] = []
+  /** The span of the event being built: its first field line and the end of its last one; -1 when none. */
+  private eventStart = -1
+  private eventEnd = 0
+  private eventLine = 0
+
+  constructor(options: SseParserOptions = {}) {
+    this.pendingStart = options.offset ?? 0
+    this.lineNo = (options.firstLine ?? 1) - 1
+    this.library = createParser({
+      onEvent: (event) => {
+        this.out.push({
+          data: event.data,
+          event: event.event ?? '',
+          start: this.eventStart,
+          end: this.eventEnd,
+          line: this.eventLine,
+        })
+      },
+      onComment: () => {
+        this.scan.comments += 1
+      },
+      onError: (error: ParseError) => {
+        if (error.type !== 'unknown-field') return
+        this.scan.strangeCount += 1
+        if (this.scan.strange.length < MAX_STRANGE)
+          this.scan.strange.push({ line: this.lineNo, text: error.line ?? '' })
+      },
+    })
+  }
+
+  feed(piece: string): SseEvent[] {
+    if (this.first && piece.length > 0) {
+      this.first = false
+      // The harness decodes with TextDecoderStream, which drops a leading BOM; text handed to us may still hold it.
+      if (piece.charCodeAt(0) === 0xfeff) {
+        piece = piece.slice(1)
+        this.pendingStart += 1
       }
     }
-    pos = lineEnd + 1
+    const pending = this.pieces
+    const held = pending.length > 0
+    if (held && !pending[pending.length - 1]!.endsWith('\r') && !hasLineEnd(piece)) {
+      pending.push(piece)
+      return []
+    }
+    const text = held ? pending.join('') + piece : piece
+    this.pieces = []
+    const rest = this.readLines(text)
+    this.pendingStart += rest
+    if (rest < text.length) this.pieces.push(text.slice(rest))
+    const out = this.out
+    this.out = []
+    return out
   }
-  if (start !== -1) scan.unterminatedLast = true
-  dispatch()
-  return scan
+
+  /** The body ended: what is still unfinished is never read (the library has no flush), and `scan` says so. */
+  end(): SseEvent[] {
+    const tail = this.pieces.join('')
+    this.pieces = []
+    if (tail.length > 0)
+      this.scan.tornTail = { line: this.lineNo + 1, text: tail.slice(0, 200), loneCr: tail.endsWith('\r') }
+    if (this.eventStart !== -1) this.scan.unterminatedLast = { line: this.eventLine }
+    return []
+  }
+
+  /** The unfinished last line, '' when none. */
+  get tail(): string {
+    return this.pieces.join('')
+  }
+
+  /** Feeds every complete line of `text` to the library; returns where the unfinished rest starts. */
+  private readLines(text: string): number {
+    let pos = 0
+    let lf = text.indexOf('\n')
+    let cr = text.indexOf('\r')
+    for (;;) {
+      if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos)
+      if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos)
+      const lineEnd = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf)
+      if (lineEnd === -1) return pos
+      let next = lineEnd + 1
+      if (text.charCodeAt(lineEnd) === CR) {
+        // A CR as the last character may be the first half of a CRLF: the library waits, and so do we.
+        if (lineEnd === text.length - 1) return pos
+        if (text.charCodeAt(lineEnd + 1) === LF) next += 1
+      }
+      this.readLine(text, pos, lineEnd, next)
+      pos = next
+    }
+  }
+
+  private readLine(text: string, pos: number, stop: number, next: number): void {
+    const base = this.pendingStart
+    this.lineNo += 1
+    if (stop > pos && text.charCodeAt(pos) !== 58 /* : */) {
+      if (this.eventStart === -1) {
+        this.eventStart = base + pos
+        this.eventLine = this.lineNo
+      }
+      this.eventEnd = base + stop
+    }
+    // The library sees each line whole with the same ending (a lone CR, which it would hold back as the possible
+    // start of a CRLF, is handed over as LF), so it dispatches while this line is fed.
+    const lone = text.charCodeAt(stop) === CR && next === stop + 1
+    this.library.feed(lone ? `${text.slice(pos, stop)}\n` : text.slice(pos, next))
+    if (stop === pos) this.eventStart = -1
+  }
+}
+
+function hasLineEnd(piece: string): boolean {
+  return piece.indexOf('\n') !== -1 || piece.indexOf('\r') !== -1
+}
+
+/**
+ * The events of a whole body, from offset `from` (after an HTTP head, say), with 1-based line numbers counted from
+ * `firstLine`: the same as feeding it to an {@link SseParser} in any pieces.
+ */
+export function scanSse(text: string, onEvent: (event: SseEvent) => void, from = 0, firstLine = 1): SseScan {
+  const parser = new SseParser({ offset: from, firstLine })
+  for (const event of parser.feed(from === 0 ? text : text.slice(from))) onEvent(event)
+  parser.end()
+  return parser.scan
 }
 
 /** An HTTP response head before the body (`curl -i`, a proxy dump): status line and headers, lower-cased names. */
@@ -122,7 +203,6 @@ export type HttpHead = {
   readonly bodyStart: number
   readonly bodyLine: number
 }
-
 /** Reads `HTTP/1.1 200 OK` + headers + blank line at the start of `text`; null when the text does not start so. */
 export function readHttpHead(text: string): HttpHead | null {
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0
@@ -163,99 +243,4 @@ function shifted(text: string, offset: number): HttpHead | null {
   let lines = 0
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lines += 1
   return { ...inner, bodyStart: inner.bodyStart + offset, bodyLine: inner.bodyLine + lines }
-}
-
-/**
- * The same rules as `scanSse`, fed piece by piece as a network stream delivers text (live capture): `feed(piece)`
- * returns the events completed so far, `end()` those left when the body ends (a last event without its blank line
- * is dispatched; a torn last line is not). Only the unfinished line is buffered. Offsets and lines count from the
- * start of the stream.
- *
- * @example
- * const parser = new SseParser()
- * parser.feed('data: {"a"') // []
- * parser.feed(':1}\n\n') // [{ data: '{"a":1}', event: '', start: 0, end: 13, line: 1 }]
- */
-export class SseParser {
-  /** The unfinished line, and where it starts. */
-  private pending = ''
-  private pendingStart = 0
-  private lineNo = 0
-  private data: string[] | null = null
-  private eventName = ''
-  private start = -1
-  private stop = 0
-  private line = 0
-  private first = true
-
-  feed(piece: string): SseEvent[] {
-    const out: SseEvent[] = []
-    let text = this.pending + piece
-    if (this.first && text.length > 0) {
-      this.first = false
-      if (text.charCodeAt(0) === 0xfeff) {
-        text = text.slice(1)
-        this.pendingStart += 1
-      }
-    }
-    let pos = 0
-    for (;;) {
-      const newline = text.indexOf('\n', pos)
-      if (newline === -1) break
-      const stop = newline > pos && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline
-      this.lineNo += 1
-      this.readLine(text, pos, stop, this.pendingStart, out)
-      pos = newline + 1
-    }
-    this.pendingStart += pos
-    this.pending = text.slice(pos)
-    return out
-  }
-
-  end(): SseEvent[] {
-    const out: SseEvent[] = []
-    this.dispatch(out)
-    return out
-  }
-
-  /** The unfinished last line (a torn tail once the body has ended), '' when none. */
-  get tail(): string {
-    return this.pending
-  }
-
-  private readLine(text: string, pos: number, stop: number, base: number, out: SseEvent[]): void {
-    if (stop === pos) {
-      this.dispatch(out)
-      return
-    }
-    if (text.charCodeAt(pos) === 58) return
-    let nameEnd = pos
-    while (nameEnd < stop && text.charCodeAt(nameEnd) !== 58) nameEnd += 1
-    let valueStart = nameEnd === stop ? stop : nameEnd + 1
-    if (valueStart < stop && text.charCodeAt(valueStart) === 32) valueStart += 1
-    const name = text.slice(pos, nameEnd)
-    if (name !== 'data' && name !== 'event' && name !== 'id' && name !== 'retry') return
-    if (this.start === -1) {
-      this.start = base + pos
-      this.line = this.lineNo
-    }
-    this.stop = base + stop
-    if (name === 'data') (this.data ??= []).push(text.slice(valueStart, stop))
-    else if (name === 'event') this.eventName = text.slice(valueStart, stop)
-  }
-
-  private dispatch(out: SseEvent[]): void {
-    if (this.start !== -1 && this.data !== null) {
-      out.push({
-        data: this.data.join('\n'),
-        event: this.eventName,
-        start: this.start,
-        end: this.stop,
-        line: this.line,
-      })
-    }
-    this.data = null
-    this.eventName = ''
-    this.start = -1
-  }
 }
