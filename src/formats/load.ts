@@ -16,6 +16,7 @@ import { readSessionJsonl } from './sessionJsonl'
 import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
 import { readSnippetSource, sniffSnippet } from './snippet/readSnippet'
 import { readSseSource } from './sse/readSse'
+import { sniffForeignFormat } from './sse/foreign'
 import { sniffSseDialect } from './sse/sniff'
 import type { Diagnostic, FormatId, LoadedSource } from './types'
 
@@ -115,6 +116,11 @@ export function loadSource(text: string, name?: string, onProgress?: ProgressHoo
   const format = detectFormat(text, SOURCE_READERS)
   const reader = SOURCE_READERS.find((candidate) => candidate.id === format)
   if (format === null || reader === undefined) {
+    const foreign = sniffForeignFormat(text)
+    if (foreign !== null) {
+      const message = `${foreign.name} (${foreign.evidence}): a format Chunkscope does not read — it translates DeepSeek / OpenAI-compatible Chat Completions and Anthropic Messages streams`
+      return { format: null, ...named, sessions: [], diagnostics: [{ line: 1, severity: 'error', message }] }
+    }
     const expected = joinAlternatives(SOURCE_READERS.map((r) => r.label))
     const message = `unrecognised format: expected ${expected}; first line starts with ${preview(firstLine(text))}`
     return { format: null, ...named, sessions: [], diagnostics: [{ line: 1, severity: 'error', message }] }

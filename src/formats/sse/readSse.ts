@@ -188,7 +188,7 @@ export class NoteCounter {
     return [...this.groups.values()].map(({ note, line, count }) => ({
       line,
       severity: note.severity,
-      message: `line ${line}: ${note.message}${count > 1 ? ` (${count} times)` : ''}`,
+      message: `line ${line}: ${note.message}${count > 1 ? ` (${count} events)` : ''}`,
     }))
   }
 }

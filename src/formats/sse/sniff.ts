@@ -1,8 +1,11 @@
+import { sniffForeignFormat } from './foreign'
 import { readHttpHead } from './sseEvents'
 import type { SseDialect } from './readSse'
 
 const PEEK_LINES = 30
 const PEEK_CHARS = 1 << 16
+/** Keep-alive comments (`: OPENROUTER PROCESSING`) are skipped without counting, up to this many characters. */
+const PEEK_COMMENT_CHARS = 1 << 20
 const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
   'message_start',
   'content_block_start',
@@ -11,23 +14,28 @@ const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
   'message_delta',
   'message_stop',
   'ping',
-  'error',
 ])
 const FIELD = /^(data|event|id|retry):/
 
 /**
  * Which SSE dialect a text holds, from its first lines only; null when it is no SSE body. Accepts an HTTP head
  * first (`curl -i`); a head with status ≥ 400 counts as a (failed) stream. Anthropic when an `event:` name or a
- * data payload's `type` is one of the Messages stream's events, else OpenAI-compatible.
+ * data payload's `type` is one of the Messages stream's events (an `error` only with Anthropic's nested `error`
+ * object: the Responses API has a flat one), else OpenAI-compatible. Comments do not count toward the lines looked
+ * at, so a body that opens with keep-alives is still recognised. A stream in a format Chunkscope does not read
+ * (`sniffForeignFormat`) is none of these.
  */
 export function sniffSseDialect(text: string): SseDialect | null {
+  if (sniffForeignFormat(text) !== null) return null
   const head = readHttpHead(text.slice(0, PEEK_CHARS))
   let from = 0
   if (head !== null) {
     from = head.bodyStart
     const type = head.headers['content-type'] ?? ''
     if (head.status >= 400)
-      return /"type"\s*:\s*"error"/.test(text.slice(from, from + 4096)) ? 'anthropic-sse' : 'openai-sse'
+      return /"type"\s*:\s*"error"\s*,\s*"error"\s*:\s*\{/.test(text.slice(from, from + 4096))
+        ? 'anthropic-sse'
+        : 'openai-sse'
     if (!type.includes('event-stream') && !text.startsWith('data:', from) && !text.startsWith('event:', from))
       return null
   }
@@ -35,15 +43,21 @@ export function sniffSseDialect(text: string): SseDialect | null {
   let data = 0
   let anthropic = false
   let pos = from
-  while (pos < text.length && seen < PEEK_LINES && pos - from < PEEK_CHARS) {
+  let commentChars = 0
+  while (pos < text.length && seen < PEEK_LINES && pos - from - commentChars < PEEK_CHARS) {
     const newline = text.indexOf('\n', pos)
     const end = newline === -1 ? text.length : newline
     const line = text.slice(pos, Math.min(end, pos + 4096)).replace(/\r$/, '')
-    pos = end + 1
     const content = seen === 0 ? line.replace(/^\uFEFF/, '') : line
+    if (content.startsWith(':')) {
+      commentChars += end + 1 - pos
+      pos = end + 1
+      if (commentChars > PEEK_COMMENT_CHARS) break
+      continue
+    }
+    pos = end + 1
     if (content.trim() === '') continue
     seen += 1
-    if (content.startsWith(':')) continue
     if (!FIELD.test(content)) return null
     if (content.startsWith('event:')) {
       if (ANTHROPIC_EVENTS.has(content.slice(6).trim())) anthropic = true
@@ -51,7 +65,7 @@ export function sniffSseDialect(text: string): SseDialect | null {
       data += 1
       const payload = content.slice(5)
       if (
-        /^\s*\{\s*"type"\s*:\s*"(message_start|content_block_|message_delta|message_stop|error")/.test(
+        /^\s*\{\s*"type"\s*:\s*"(message_start|content_block_|message_delta|message_stop|error"\s*,\s*"error"\s*:\s*\{)/.test(
           payload,
         )
       )

@@ -450,7 +450,7 @@ describe('SSE files', () => {
     expect(source.diagnostics).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ line: 17, severity: 'error' }),
-        expect.objectContaining({ severity: 'warning', message: expect.stringContaining('(11 times)') }),
+        expect.objectContaining({ severity: 'warning', message: expect.stringContaining('(11 events)') }),
       ]),
     )
   })
