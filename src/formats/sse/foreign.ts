@@ -72,10 +72,17 @@ export function sniffForeignFormat(text: string): ForeignFormat | null {
       const type = /"type"\s*:\s*"([^"]*)"/.exec(line)?.[1]
       if (type !== undefined && type.startsWith('response.')) return responses(`"type": "${type}"`)
       // The Responses API's error event is flat (`code`, `message`, `sequence_number`); Anthropic's nests `error`.
-      if (type === 'error' && /"sequence_number"\s*:/.test(line)) return responses('an error event with sequence_number')
+      if (type === 'error' && /"sequence_number"\s*:/.test(line))
+        return responses('an error event with sequence_number')
       if (type !== undefined && COHERE_EVENTS.has(type)) return cohere(`"type": "${type}"`)
-      if (/^data:\s*\{\s*"candidates"\s*:\s*\[/.test(line) || /"candidates"\s*:\s*\[\s*\{\s*"content"\s*:\s*\{\s*"parts"/.test(line))
-        return { name: 'a Google Gemini streamGenerateContent stream', evidence: '"candidates" with content parts' }
+      if (
+        /^data:\s*\{\s*"candidates"\s*:\s*\[/.test(line) ||
+        /"candidates"\s*:\s*\[\s*\{\s*"content"\s*:\s*\{\s*"parts"/.test(line)
+      )
+        return {
+          name: 'a Google Gemini streamGenerateContent stream',
+          evidence: '"candidates" with content parts',
+        }
     }
   }
   return null
