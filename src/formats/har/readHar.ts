@@ -7,6 +7,7 @@ import { readLiveRecording, sniffLiveRecording } from '../live/liveRecording'
 import { readSimplifiedSource, sniffSimplified } from '../simplified/simplified'
 import { httpFailure } from '../sse/httpFailure'
 import { readSseStream } from '../sse/readSse'
+import { sniffForeignFormat } from '../sse/foreign'
 import { sniffSseDialect } from '../sse/sniff'
 import type { Diagnostic } from '../types'
 
@@ -127,6 +128,11 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
         }),
       )
       say('info', `HTTP ${status} on a streaming request → finish error ${failure.code}`)
+      return
+    }
+    const foreign = sniffForeignFormat(body)
+    if (foreign !== null) {
+      say('error', `body is ${foreign.name} (${foreign.evidence}), a format Chunkscope does not read`)
       return
     }
     const dialect = sniffSseDialect(body)

@@ -89,3 +89,17 @@ describe("what the adapter drops is named once, with a count; the result stays t
     expect(messages).toContainEqual(expect.stringMatching(/^line 3: delta\.refusal .* dropped/))
   })
 })
+
+describe('memory budget', () => {
+  it('a body whose single event is over 16 MiB is refused, naming the limit', () => {
+    const text = `data: {"choices":[{"delta":{"content":"${'x'.repeat(17 * 1024 * 1024)}"}}]}\n\ndata: [DONE]\n\n`
+    const source = loadSource(text)
+    expect(source.sessions).toEqual([])
+    expect(source.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('over the 16 MiB limit for a single event'),
+      }),
+    ])
+  })
+})

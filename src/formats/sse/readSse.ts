@@ -9,6 +9,13 @@ import type { TranslatorNote, WireTranslator } from './translator'
 
 export type SseDialect = 'openai-sse' | 'anthropic-sse'
 
+/**
+ * The largest single event a file may hold. One event becomes a delta and a block whose whole text the page lays
+ * out at once; a 50 MB event took a tab past 6 GB. Real events are kilobytes; a body with a bigger one is refused
+ * with this limit named, before anything is translated.
+ */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024
+
 /** What reading one SSE body gave: its stream (with the wire pairing) and what was noticed. */
 export type SseRead = { readonly attempt: Attempt | null; readonly diagnostics: Diagnostic[] }
 
@@ -63,9 +70,17 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       diagnostics,
     }
   }
+  // Set by the event callback (a holder, so the check after the scan is not narrowed away).
+  const tooBig = { line: 0, length: 0 }
   const scan = scanSse(
     text,
     (event) => {
+      if (tooBig.length > 0) return
+      if (event.data.length > MAX_EVENT_CHARS) {
+        tooBig.line = event.line
+        tooBig.length = event.data.length
+        return
+      }
       trace.event(event.start, event.end, event.line)
       if (translator.finished) {
         notes.add(
@@ -94,6 +109,11 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     head?.bodyStart ?? 0,
     head?.bodyLine ?? 1,
   )
+  if (tooBig.length > 0) {
+    const { line, length } = tooBig
+    const message = `line ${line + offset}: one SSE event of ${length.toLocaleString('en-US')} characters is over the ${MAX_EVENT_CHARS / 1024 / 1024} MiB limit for a single event: the body is not opened (laying out that one block would take gigabytes)`
+    return { attempt: null, diagnostics: [{ line: line + offset, severity: 'error', message }] }
+  }
   if (!translator.finished) {
     trace.emit(translator.end('eof'), false)
     diagnostics.push({
