@@ -1,7 +1,7 @@
 import type { StreamChunk } from '../../core/protocol'
 
 /**
- * An incremental wire → StreamChunk translator, the shape both SSE dialects share so live capture (issue 6) can
+ * An incremental wire → StreamChunk translator, the shape both SSE dialects share so live capture can
  * feed it a real HTTP stream event by event:
  * - `push(data)` takes one SSE event's data (the joined `data:` lines) and returns the chunks it became;
  * - `end('done' | 'eof')` closes the stream: `done` at the dialect's end marker, `eof` when the body ended first;
