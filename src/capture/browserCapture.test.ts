@@ -294,7 +294,7 @@ describe('startBrowserCapture against the mock upstream', () => {
     const { session } = await capture('not-a-mock-scenario')
     expect(session.turns[0]!.end?.reason).toMatchObject({
       kind: 'error',
-      error: { code: 'INVALID_REQUEST', message: 'HTTP 400: unknown mock scenario' },
+      error: { code: 'INVALID_REQUEST', message: 'unknown mock scenario' },
     })
   })
 
