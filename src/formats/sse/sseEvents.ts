@@ -41,6 +41,8 @@ export type SseParserOptions = {
   readonly offset?: number
   /** 1-based line number of the first fed line. */
   readonly firstLine?: number
+  /** Each comment's text (the harness reports comments as transport activity, never as events). */
+  readonly onComment?: (comment: string) => void
 }
 
 /**
@@ -88,8 +90,9 @@ export class SseParser {
           line: this.eventLine,
         })
       },
-      onComment: () => {
+      onComment: (comment) => {
         this.scan.comments += 1
+        options.onComment?.(comment)
       },
       onError: (error: ParseError) => {
         if (error.type !== 'unknown-field') return
