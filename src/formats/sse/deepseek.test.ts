@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { wireEvent } from '../wire'
 import { httpFailure } from './httpFailure'
 import { readSseStream } from './readSse'
 
@@ -164,6 +165,14 @@ describe('DeepSeek framing: eventsource-parser, as the harness frames', () => {
         "line 3: the body's last event has no blank line after it; the harness drops it",
       ),
     )
+  })
+
+  it('the dropped event stays visible in the wire trace as an event that became nothing, beside its note', () => {
+    const text = `data: ${content('a')}\n\ndata: [DONE]\n`
+    const { attempt, diagnostics } = read(text)
+    const dropped = wireEvent(attempt!.wire!, attempt!.wire!.count - 1)!
+    expect(dropped).toEqual({ index: 1, line: 3, raw: 'data: [DONE]', chunkPositions: [] })
+    expect(diagnostics.find((d) => d.message.includes('harness drops it'))!.line).toBe(3)
   })
 
   it('reads CR-only line endings', () => {

@@ -25,9 +25,7 @@ describe('formats Chunkscope does not read are refused by name, never misread', 
   })
 
   it('a Bedrock event-stream (binary frames) is named too', async () => {
-    const source = await loadBytes(
-      new Uint8Array(readFileSync(path('bedrock-converse-stream.eventstream'))),
-    )
+    const source = await loadBytes(new Uint8Array(readFileSync(path('bedrock-converse-stream.eventstream'))))
     expect(source.sessions).toEqual([])
     expect(source.diagnostics.at(-1)!.message).toMatch(/^an AWS Bedrock event stream/)
   })

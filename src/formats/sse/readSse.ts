@@ -72,6 +72,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   }
   // Set by the event callback (a holder, so the check after the scan is not narrowed away).
   const tooBig = { line: 0, length: 0 }
+  let dropped = 0
   const scan = scanSse(
     text,
     (event) => {
@@ -115,6 +116,12 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     return { attempt: null, diagnostics: [{ line: line + offset, severity: 'error', message }] }
   }
   if (!translator.finished) {
+    // What the parser never dispatched is still shown in the Adapter view, as an event that became nothing.
+    const tail = scan.undispatched
+    if (tail !== null) {
+      trace.event(tail.start, tail.end, tail.line)
+      dropped = 1
+    }
     trace.emit(translator.end('eof'), false)
     diagnostics.push({
       severity: 'warning',
@@ -167,7 +174,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     })
   }
   diagnostics.push(...notes.diagnostics())
-  if (trace.eventCount === 0) {
+  if (trace.eventCount - dropped === 0) {
     diagnostics.push({ severity: 'error', message: 'no SSE data events in the body' })
   }
   return { attempt: attempt(options.id, trace.chunks, trace.build(request)), diagnostics }

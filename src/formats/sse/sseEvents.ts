@@ -30,6 +30,8 @@ export type SseScan = {
   tornTail: { line: number; text: string; loneCr: boolean } | null
   /** Complete field lines after the last blank line: never dispatched (the harness drops the event). */
   unterminatedLast: { line: number } | null
+  /** Where the text nothing was dispatched for lies (the dropped event and a torn last line), for the Adapter view. */
+  undispatched: { start: number; end: number; line: number } | null
 }
 
 const MAX_STRANGE = 20
@@ -64,6 +66,7 @@ export class SseParser {
     strangeCount: 0,
     tornTail: null,
     unterminatedLast: null,
+    undispatched: null,
   }
   private readonly library: EventSourceParser
   private pieces: string[] = []
@@ -135,6 +138,14 @@ export class SseParser {
     if (tail.length > 0)
       this.scan.tornTail = { line: this.lineNo + 1, text: tail.slice(0, 200), loneCr: tail.endsWith('\r') }
     if (this.eventStart !== -1) this.scan.unterminatedLast = { line: this.eventLine }
+    const torn = tail.length > 0 && !tail.startsWith(':')
+    if (this.eventStart !== -1 || torn) {
+      this.scan.undispatched = {
+        start: this.eventStart !== -1 ? this.eventStart : this.pendingStart,
+        end: torn ? this.pendingStart + tail.replace(/\r$/, '').length : this.eventEnd,
+        line: this.eventStart !== -1 ? this.eventLine : this.lineNo + 1,
+      }
+    }
     return []
   }
 
