@@ -87,7 +87,7 @@ const DAMAGED: readonly (Case & { readonly diagnostic: string })[] = [
   {
     format: 'openai-sse',
     file: 'deepseek-malformed-json.sse',
-    diagnostic: 'line 17: malformed stream chunk',
+    diagnostic: 'line 17: malformed SSE payload',
     message: "I'll check",
   },
   {
