@@ -63,7 +63,7 @@ export function sniffForeignFormat(text: string): ForeignFormat | null {
     pos = end + 1
     if (line.trim() === '') continue
     seen += 1
-    if (seen === 1 && line.startsWith('{')) return ollama(line)
+    if (seen === 1 && line.startsWith('{')) return ollama(line) ?? converse(line)
     if (line.startsWith('event:')) {
       const name = line.slice(6).trim()
       if (name.startsWith('response.')) return responses(`event: ${name}`)
@@ -75,6 +75,8 @@ export function sniffForeignFormat(text: string): ForeignFormat | null {
       if (type === 'error' && /"sequence_number"\s*:/.test(line))
         return responses('an error event with sequence_number')
       if (type !== undefined && COHERE_EVENTS.has(type)) return cohere(`"type": "${type}"`)
+      const decoded = converse(line.slice(5).trimStart())
+      if (decoded !== null) return decoded
       if (
         /^data:\s*\{\s*"candidates"\s*:\s*\[/.test(line) ||
         /"candidates"\s*:\s*\[\s*\{\s*"content"\s*:\s*\{\s*"parts"/.test(line)
@@ -86,6 +88,17 @@ export function sniffForeignFormat(text: string): ForeignFormat | null {
     }
   }
   return null
+}
+
+/** Bedrock ConverseStream events already taken out of their binary frames (an SDK's log): one key per event. */
+function converse(line: string): ForeignFormat | null {
+  const key =
+    /^\{\s*"(messageStart|contentBlockStart|contentBlockDelta|contentBlockStop|messageStop)"\s*:/.exec(
+      line,
+    )?.[1]
+  return key === undefined
+    ? null
+    : { name: 'AWS Bedrock ConverseStream events', evidence: `a "${key}" event` }
 }
 
 /** Ollama's `/api/chat` and `/api/generate` NDJSON: `model`, `created_at` and `done` on every line. */
