@@ -142,6 +142,7 @@ export function startBrowserCapture(
     kind: 'browser',
     title: `${request.model} · ${hostOf(request.url)}`,
     model: request.model,
+    baseURL: request.baseUrl,
     header: { chunkscopeBrowser: { url: request.url, model: request.model, request: request.body } },
     sink: options.sink,
     ...(options.publish !== undefined ? { publish: options.publish } : {}),
@@ -213,7 +214,9 @@ export function startBrowserCapture(
           return true
         }
       }
-      recorder.failAttempt(httpFailure(response.status, response.headers, text, options.now?.()))
+      recorder.failAttempt(
+        httpFailure(response.status, response.headers, text, options.now?.(), request.baseUrl),
+      )
       return true
     }
     const reader = response.body?.getReader()

@@ -28,6 +28,8 @@ export type RecorderOptions = {
   readonly header?: Readonly<Record<string, unknown>>
   /** `source.provider` of the recorded message (default `openai-compatible`). */
   readonly provider?: string
+  /** The endpoint's base URL, which the harness's TRANSPORT message names (PROTOCOL.md §9). */
+  readonly baseURL?: string
   readonly sink: RecordSink
   /** Each record once it is durable, in log order. */
   readonly publish?: (record: FeedRecord) => void
@@ -263,7 +265,10 @@ export class SessionRecorder {
     this.attempts += 1
     return {
       parser: new SseParser(),
-      translator: createTranslator('openai-sse'),
+      translator: createTranslator(
+        'openai-sse',
+        this.options.baseURL !== undefined ? { baseURL: this.options.baseURL } : {},
+      ),
       assembler: new BlockAssembler(),
       decoder: new TextDecoder('utf-8'),
       chunkSeqs: [],
