@@ -93,7 +93,7 @@ const DAMAGED: readonly (Case & { readonly diagnostic: string })[] = [
   {
     format: 'anthropic-sse',
     file: 'anthropic-truncated.sse',
-    diagnostic: 'the body ends before message_stop',
+    diagnostic: 'event content_block_delta: not JSON',
     message: 'Let me list the files in `src/`.',
   },
   {

@@ -25,12 +25,19 @@ describe('chunkscope inspect --json on captured and pasted formats', () => {
     expect(report.streams[0]!.blocks).toHaveLength(4)
   })
 
-  it('reads a truncated Anthropic SSE capture to STREAM_CLOSED', () => {
+  it('reads a truncated Anthropic SSE capture as pi-ai does: its cut last line fails to parse', () => {
     const { code, report } = inspect('anthropic-truncated.sse')
     expect(code).toBe(0)
     expect(report.format).toBe('anthropic-sse')
-    expect(report.streams[0]!.finish).toMatchObject({ kind: 'error', failure: { code: 'STREAM_CLOSED' } })
-    expect(report.diagnostics.some((d) => d.severity === 'warning')).toBe(true)
+    expect(report.streams[0]!.finish).toMatchObject({ kind: 'error', failure: { code: 'PI_AI_ERROR' } })
+    expect(report.diagnostics).toContainEqual(expect.objectContaining({ severity: 'error', line: 46 }))
+  })
+
+  it("shows the Anthropic route's skipped server blocks and usage.iterations in --json", () => {
+    const { report } = inspect('anthropic/vercel-compaction.1.sse')
+    const messages = report.diagnostics.map((d) => d.message)
+    expect(messages).toContainEqual(expect.stringContaining('skipped 1 content block and 1 delta to it'))
+    expect(messages).toContainEqual(expect.stringContaining('usage.iterations (2)'))
   })
 
   it.each([

@@ -24,7 +24,10 @@ describe('HAR files', () => {
     })
     expect(har!.streams[0]!.chunks.at(-1)!.chunk).toEqual({ type: 'finish', reason: { kind: 'tool-calls' } })
     // base64 body decoded; the pairing points into the decoded body
-    expect(har!.streams[1]!.chunks.at(-1)!.chunk).toEqual({ type: 'finish', reason: { kind: 'tool-calls' } })
+    expect(har!.streams[1]!.chunks.at(-1)!.chunk).toMatchObject({
+      type: 'finish',
+      reason: { kind: 'tool-calls' },
+    })
     expect(wireEvent(har!.streams[1]!.wire!, 0)!.raw.startsWith('event: message_start\ndata: {')).toBe(true)
     expect(har!.streams[2]!.chunks.map((c) => c.chunk)).toEqual([
       {

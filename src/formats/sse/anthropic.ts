@@ -1,260 +1,404 @@
-import type { ContentBlock, FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
+import type { ContentBlock, ReplayEnvelope, StreamChunk, TokenUsage } from '../../core/protocol'
 import {
-  describeParseError,
-  isRecord,
-  makeTranslator,
-  type Dialect,
-  type TranslatorKit,
-  type WireTranslator,
-} from './translator'
+  describeSkipped,
+  errorEventNote,
+  iterationsNote,
+  wholeContentNote,
+  wholeInputNote,
+} from './anthropicNotes'
+import { piAiFinish } from './piAiFailure'
+import { parseJsonWithRepair, parseStreamingJson } from './piAiJson'
+import { modelOf } from './piAiSse'
+import { NO_NOTES, type TranslatorNote, type WireTranslator } from './translator'
 
-type Open = {
-  readonly index: number
-  readonly kind: 'text' | 'reasoning' | 'tool-call'
-  readonly id: string
-  readonly name: string
-  text: string
-  closed: boolean
-}
+/** pi-ai's content block while it streams; `wire` is the Anthropic `index` it answers to until its stop. */
+type PiBlock =
+  | { kind: 'text'; wire: unknown; text: string }
+  | { kind: 'thinking'; wire: unknown; text: string; signature: unknown; redacted: boolean }
+  | { kind: 'toolCall'; wire: unknown; id: unknown; name: unknown; input: unknown; partialJson: string }
+
+type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
+
+/** The event names pi-ai reads; every other named event (`ping`, unknown ones) and every unnamed one is skipped. */
+const MESSAGE_EVENTS = new Set([
+  'message_start',
+  'message_delta',
+  'message_stop',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+])
+
+const KNOWN_DELTAS = new Set(['text_delta', 'thinking_delta', 'input_json_delta', 'signature_delta'])
 
 /**
- * The Anthropic Messages SSE stream as the harness translates it (PROTOCOL.md §9): blocks close inline.
- * `content_block_start` → block-start (text; thinking → reasoning; tool_use → tool-call, whose first delta carries
- * its id and name); `text_delta` / `thinking_delta` / `input_json_delta` → text / reasoning / tool-call deltas;
- * `content_block_stop` → block-end with the complete block (a tool call's arguments = JSON.stringify of the parsed
- * concatenated `partial_json`, so they may differ from the deltas; `{}` when none came); at `message_stop` usage
- * (input, output, cache read/creation tokens from message_start and message_delta, last wins) then finish
- * (end_turn/stop_sequence→stop, tool_use→tool-calls, max_tokens→max-tokens, other → error `model stopped: <r>`
- * code r.toUpperCase()). An `error` event → finish error with a classified code. Chunk indexes count the mapped
- * blocks (0, 1, 2…): a block type the harness does not map (redacted_thinking, server tools) is left out and noted.
+ * The Anthropic Messages SSE stream as the harness's pi-ai route assembles it (PROTOCOL.md §9, "The harness's pi-ai
+ * route"): pi-ai 0.82.1 reads the wire, the route maps pi-ai's events to chunks. What that means, read from pi-ai's
+ * source:
+ * - events are picked by their SSE `event:` name (an unnamed `data:`-only event is skipped; `event: error` fails
+ *   the stream with its raw data as the message); the payload's `type` then decides what it does;
+ * - only `text`, `thinking`, `redacted_thinking` (a reasoning block reading `[Reasoning redacted]`) and `tool_use`
+ *   blocks exist; block index = position among those (pi-ai's contentIndex); server-side blocks and their deltas,
+ *   content already whole in `message_start`, the initial text of a start, and a `tool_use`'s whole `input` are not
+ *   read (a tool call's arguments = JSON.stringify of the streaming parse of its `input_json_delta`s, `{}` if none);
+ * - `message_stop` does not end the stream: the body's end does (before `message_stop`, after a `message_start` →
+ *   error TRANSPORT); then `usage` (cache fields only when > 0) and `finish` with the v2 replay envelope;
+ * - any failure (bad JSON, an unknown stop reason, `refusal`, a missing field) → `usage` then finish error, blocks
+ *   left open, the rest of the body unread.
+ * Diagnostics name everything read but not kept, once per kind with a count.
  *
  * @example
  * const t = createAnthropicTranslator()
- * t.push('{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}') // [bs0 text]
+ * t.push('{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}', 'content_block_start')
+ * // [bs0 text]
  */
 export function createAnthropicTranslator(): WireTranslator {
-  return makeTranslator('stream closed before message_stop', anthropicDialect)
-}
-
-function anthropicDialect({ note, fail, end }: TranslatorKit): Dialect {
-  const byWire = new Map<number, Open>()
-  let next = 0
-  let usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number } = {}
-  let hasUsage = false
-  let stopReason: string | null = null
-  const takeUsage = (wire: unknown) => {
-    if (!isRecord(wire)) return
-    const read = (key: string) => (typeof wire[key] === 'number' ? (wire[key] as number) : undefined)
-    const fields = {
-      input: read('input_tokens'),
-      output: read('output_tokens'),
-      cacheRead: read('cache_read_input_tokens'),
-      cacheWrite: read('cache_creation_input_tokens'),
-    }
-    for (const [key, value] of Object.entries(fields)) {
-      if (value !== undefined) {
-        usage = { ...usage, [key]: value }
-        hasUsage = true
-      }
-    }
+  const blocks: PiBlock[] = []
+  const usage = {
+    input: 0 as unknown,
+    output: 0 as unknown,
+    cacheRead: 0 as unknown,
+    cacheWrite: 0 as unknown,
   }
+  let stopReason: StopReason = 'stop'
+  let errorMessage: string | undefined
+  let responseId: unknown
+  let model: string | null = null
+  let sawStart = false
+  let sawModelEvent = false
+  let summarized = false
+  let sawStop = false
+  let finished = false
+  let notes: TranslatorNote[] = []
+  const skipped = new Map<string, number>()
+  let skippedDeltas = 0
+  const note = (key: string, severity: TranslatorNote['severity'], message: string) =>
+    void notes.push({ key, severity, message })
+  const find = (wire: unknown) => blocks.findIndex((block) => block.wire === wire)
 
-  const push = (data: string): StreamChunk[] => {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(data)
-    } catch (error) {
-      return fail('MALFORMED_RESPONSE', `malformed stream event: ${describeParseError(data, error)}`)
-    }
-    if (!isRecord(parsed)) return fail('MALFORMED_RESPONSE', 'malformed stream event: not a JSON object')
-    const type = parsed['type']
-    switch (type) {
+  const usageChunk = (): StreamChunk => ({ type: 'usage', usage: mapUsage(usage) })
+  // Once, when the stream ends either way: what was read but kept by no block.
+  const summarize = () => {
+    if (summarized) return
+    summarized = true
+    if (skipped.size > 0) note('skipped', 'info', describeSkipped(skipped, skippedDeltas))
+  }
+  const fail = (message: string): StreamChunk[] => {
+    summarize()
+    finished = true
+    stopReason = 'error'
+    errorMessage = message
+    return [usageChunk(), { type: 'finish', reason: finishReason() }]
+  }
+  const finishReason = () =>
+    piAiFinish({ stopReason, errorMessage, model: model ?? 'unknown', blockCount: blocks.length })
+
+  const apply = (event: unknown): StreamChunk[] => {
+    switch (at(event, 'type')) {
       case 'message_start': {
-        const message = isRecord(parsed['message']) ? parsed['message'] : {}
-        takeUsage(message['usage'])
+        sawStart = true
+        const message = at(event, 'message')
+        responseId = at(message, 'id')
+        const wireUsage = at(message, 'usage')
+        usage.input = at(wireUsage, 'input_tokens') || 0
+        usage.output = at(wireUsage, 'output_tokens') || 0
+        usage.cacheRead = at(wireUsage, 'cache_read_input_tokens') || 0
+        usage.cacheWrite = at(wireUsage, 'cache_creation_input_tokens') || 0
+        const content = at(message, 'content')
+        if (Array.isArray(content) && content.length > 0)
+          note('whole-content', 'warning', wholeContentNote(content))
         return []
       }
       case 'content_block_start': {
-        const wireIndex = parsed['index']
-        const block = isRecord(parsed['content_block']) ? parsed['content_block'] : {}
-        const kind =
-          block['type'] === 'text'
-            ? 'text'
-            : block['type'] === 'thinking'
-              ? 'reasoning'
-              : block['type'] === 'tool_use'
-                ? 'tool-call'
-                : null
-        if (kind === null || typeof wireIndex !== 'number') {
-          note(
-            `block:${String(block['type'])}`,
-            'info',
-            `content block of type ${JSON.stringify(block['type'])} is not mapped`,
-          )
-          return []
+        const block = at(event, 'content_block')
+        const type = at(block, 'type')
+        const wire = at(event, 'index')
+        const index = blocks.length
+        if (type === 'text') {
+          blocks.push({ kind: 'text', wire, text: '' })
+          return [{ type: 'block-start', index, blockType: 'text' }]
         }
-        const open: Open = {
-          index: next,
-          kind,
-          id: typeof block['id'] === 'string' ? block['id'] : '',
-          name: typeof block['name'] === 'string' ? block['name'] : '',
-          text: '',
-          closed: false,
-        }
-        next += 1
-        byWire.set(wireIndex, open)
-        const out: StreamChunk[] = [{ type: 'block-start', index: open.index, blockType: kind }]
-        const initial = kind === 'text' ? block['text'] : kind === 'reasoning' ? block['thinking'] : undefined
-        if (typeof initial === 'string' && initial !== '') {
-          open.text += initial
-          out.push({
-            type: kind === 'text' ? 'text-delta' : 'reasoning-delta',
-            index: open.index,
-            text: initial,
+        if (type === 'thinking' || type === 'redacted_thinking') {
+          const redacted = type === 'redacted_thinking'
+          if (redacted)
+            note(
+              'redacted',
+              'info',
+              'redacted_thinking: a reasoning block reading "[Reasoning redacted]"; its data goes to the replay envelope',
+            )
+          blocks.push({
+            kind: 'thinking',
+            wire,
+            text: redacted ? '[Reasoning redacted]' : '',
+            signature: redacted ? at(block, 'data') : '',
+            redacted,
           })
+          return [{ type: 'block-start', index, blockType: 'reasoning' }]
         }
-        return out
+        if (type === 'tool_use') {
+          const input = at(block, 'input') ?? {}
+          blocks.push({
+            kind: 'toolCall',
+            wire,
+            id: at(block, 'id'),
+            name: at(block, 'name'),
+            input,
+            partialJson: '',
+          })
+          return [{ type: 'block-start', index, blockType: 'tool-call' }]
+        }
+        const label = String(type)
+        skipped.set(label, (skipped.get(label) ?? 0) + 1)
+        return []
       }
       case 'content_block_delta': {
-        const open = byWire.get(parsed['index'] as number)
-        const delta = isRecord(parsed['delta']) ? parsed['delta'] : {}
-        if (open === undefined) {
-          note(
-            'delta-unknown-block',
-            'warning',
-            'delta for a content block that was not started (or not mapped)',
-          )
+        const delta = at(event, 'delta')
+        const kind = at(delta, 'type')
+        const index = find(at(event, 'index'))
+        const block = blocks[index]
+        if (block === undefined) {
+          skippedDeltas += 1
           return []
         }
-        switch (delta['type']) {
-          case 'text_delta': {
-            const text = typeof delta['text'] === 'string' ? delta['text'] : ''
-            open.text += text
-            return [{ type: 'text-delta', index: open.index, text }]
-          }
-          case 'thinking_delta': {
-            const text = typeof delta['thinking'] === 'string' ? delta['thinking'] : ''
-            open.text += text
-            return [{ type: 'reasoning-delta', index: open.index, text }]
-          }
-          case 'input_json_delta': {
-            const part = typeof delta['partial_json'] === 'string' ? delta['partial_json'] : ''
-            open.text += part
-            return [
-              {
-                type: 'tool-call-delta',
-                index: open.index,
-                id: open.id,
-                name: open.name,
-                argumentsDelta: part,
-              },
-            ]
-          }
-          case 'signature_delta':
-            note(
-              'signature',
-              'info',
-              'signature_delta (thinking signature) is not a StreamChunk: kept by the adapter privately',
-            )
-            return []
-          default:
-            note(
-              `delta:${String(delta['type'])}`,
-              'info',
-              `delta of type ${JSON.stringify(delta['type'])} is not mapped`,
-            )
-            return []
+        if (kind === 'text_delta' && block.kind === 'text') {
+          const text = at(delta, 'text')
+          block.text += text as string
+          return [{ type: 'text-delta', index, text: text as string }]
         }
+        if (kind === 'thinking_delta' && block.kind === 'thinking') {
+          const text = at(delta, 'thinking')
+          block.text += text as string
+          return [{ type: 'reasoning-delta', index, text: text as string }]
+        }
+        if (kind === 'input_json_delta' && block.kind === 'toolCall') {
+          const part = at(delta, 'partial_json')
+          block.partialJson += part as string
+          const name = block.name
+          return [
+            {
+              type: 'tool-call-delta',
+              index,
+              id: (block.id ?? '') as string,
+              ...(typeof name === 'string' && name.length > 0 ? { name } : {}),
+              argumentsDelta: part as string,
+            },
+          ]
+        }
+        if (kind === 'signature_delta' && block.kind === 'thinking') {
+          block.signature = `${(block.signature as string) || ''}${at(delta, 'signature') as string}`
+          return []
+        }
+        if (typeof kind === 'string' && KNOWN_DELTAS.has(kind)) {
+          if (kind !== 'signature_delta')
+            note('delta-mismatch', 'warning', `${kind} for a ${block.kind} block: pi-ai skips it`)
+        } else {
+          note(
+            `delta:${String(kind)}`,
+            'info',
+            `content_block_delta of type ${JSON.stringify(kind)}: pi-ai keeps nothing of it`,
+          )
+        }
+        return []
       }
       case 'content_block_stop': {
-        const open = byWire.get(parsed['index'] as number)
-        if (open === undefined || open.closed) return []
-        open.closed = true
-        let block: ContentBlock
-        if (open.kind === 'tool-call') {
-          let args: string
-          try {
-            args = JSON.stringify(open.text === '' ? {} : (JSON.parse(open.text) as unknown))
-          } catch (error) {
-            return fail('MALFORMED_RESPONSE', `malformed tool input: ${describeParseError(open.text, error)}`)
-          }
-          block = { type: 'tool-call', id: open.id, name: open.name, arguments: args }
-        } else {
-          block = { type: open.kind, text: open.text }
-        }
-        return [{ type: 'block-end', index: open.index, block }]
+        const index = find(at(event, 'index'))
+        const block = blocks[index]
+        if (block === undefined) return []
+        block.wire = undefined
+        return [{ type: 'block-end', index, block: endBlock(block) }]
       }
       case 'message_delta': {
-        const delta = isRecord(parsed['delta']) ? parsed['delta'] : {}
-        if (typeof delta['stop_reason'] === 'string') stopReason = delta['stop_reason']
-        takeUsage(parsed['usage'])
+        const reason = at(at(event, 'delta'), 'stop_reason')
+        if (reason) {
+          const mapped = mapStopReason(reason, at(at(event, 'delta'), 'stop_details'))
+          stopReason = mapped.stopReason
+          if (mapped.errorMessage) errorMessage = mapped.errorMessage
+        }
+        const wireUsage = at(event, 'usage')
+        if (wireUsage) {
+          if (at(wireUsage, 'input_tokens') != null) usage.input = at(wireUsage, 'input_tokens')
+          if (at(wireUsage, 'output_tokens') != null) usage.output = at(wireUsage, 'output_tokens')
+          if (at(wireUsage, 'cache_read_input_tokens') != null)
+            usage.cacheRead = at(wireUsage, 'cache_read_input_tokens')
+          if (at(wireUsage, 'cache_creation_input_tokens') != null)
+            usage.cacheWrite = at(wireUsage, 'cache_creation_input_tokens')
+          const iterations = at(wireUsage, 'iterations')
+          if (Array.isArray(iterations)) note('iterations', 'info', iterationsNote(iterations))
+        }
         return []
       }
       case 'message_stop':
-        return end('done')
-      case 'ping':
+        sawStop = true
         return []
-      case 'error': {
-        const error = isRecord(parsed['error']) ? parsed['error'] : {}
-        const errorType = typeof error['type'] === 'string' ? error['type'] : 'error'
-        const message = typeof error['message'] === 'string' ? error['message'] : errorType
-        return fail(anthropicErrorCode(errorType), message)
-      }
       default:
-        note(`event:${String(type)}`, 'info', `event of type ${JSON.stringify(type)} is not mapped`)
         return []
     }
   }
 
-  // At message_stop: usage (when reported), then the finish.
-  const done = (): StreamChunk[] => {
-    const out: StreamChunk[] = []
-    if (hasUsage) {
-      const mapped: TokenUsage = {
-        inputTokens: usage.input ?? 0,
-        outputTokens: usage.output ?? 0,
-        ...(usage.cacheRead !== undefined ? { cacheReadTokens: usage.cacheRead } : {}),
-        ...(usage.cacheWrite !== undefined ? { cacheWriteTokens: usage.cacheWrite } : {}),
-      }
-      out.push({ type: 'usage', usage: mapped })
+  const endBlock = (block: PiBlock): ContentBlock => {
+    if (block.kind === 'text') return { type: 'text', text: block.text }
+    if (block.kind === 'thinking') return { type: 'reasoning', text: block.text }
+    if (block.partialJson === '' && isNonEmptyObject(block.input))
+      note('whole-input', 'warning', wholeInputNote(block.name, block.input))
+    const args = parseStreamingJson(block.partialJson)
+    return {
+      type: 'tool-call',
+      id: block.id as string,
+      name: block.name as string,
+      arguments: JSON.stringify(args),
     }
-    out.push({ type: 'finish', reason: mapStopReason(stopReason) })
-    return out
   }
 
-  return { push, done }
+  return {
+    push(data, event = '', raw) {
+      if (finished) return []
+      if (event === 'error') {
+        const out = fail(data)
+        note('error-event', 'info', errorEventNote(data, out.at(-1)))
+        return out
+      }
+      if (!MESSAGE_EVENTS.has(event)) {
+        if (event === '')
+          note(
+            'unnamed',
+            'warning',
+            'an event with no `event:` name: pi-ai reads events by name, so it skips this one',
+          )
+        else if (event !== 'ping')
+          note(
+            `event:${event}`,
+            'info',
+            `event ${JSON.stringify(event)}: not a message event, skipped as pi-ai does`,
+          )
+        return []
+      }
+      let parsed: unknown
+      try {
+        parsed = parseJsonWithRepair(data)
+        at(parsed, 'type')
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        const lines = raw ?? [`event: ${event}`, ...data.split('\n').map((line) => `data: ${line}`)]
+        note('unparsable', 'error', `event ${event}: not JSON (${reason}); the stream fails here`)
+        return fail(
+          `Could not parse Anthropic SSE event ${event}: ${reason}; data=${data}; raw=${lines.join('\\n')}`,
+        )
+      }
+      if (event === 'message_start' && !sawModelEvent) {
+        sawModelEvent = true
+        model = modelOf(parsed)
+      }
+      try {
+        return apply(parsed)
+      } catch (error) {
+        return fail(error instanceof Error ? error.message : JSON.stringify(error))
+      }
+    },
+    end() {
+      if (finished) return []
+      summarize()
+      if (sawStart && !sawStop) {
+        note(
+          'no-stop',
+          'warning',
+          'the body ends before message_stop: pi-ai fails the stream (TRANSPORT), open blocks stay open',
+        )
+        return fail('Anthropic stream ended before message_stop')
+      }
+      if (stopReason === 'error' || stopReason === 'aborted')
+        return fail(errorMessage || 'An unknown error occurred')
+      finished = true
+      return [usageChunk(), { type: 'finish', reason: finishReason(), replayState: replayEnvelope() }]
+    },
+    get finished() {
+      return finished
+    },
+    takeNotes() {
+      if (notes.length === 0) return NO_NOTES
+      const taken = notes
+      notes = []
+      return taken
+    },
+  }
+
+  function replayEnvelope(): ReplayEnvelope {
+    return {
+      response: {
+        kind: 'pi-ai',
+        version: 2,
+        api: 'anthropic-messages',
+        provider: 'anthropic',
+        model: model ?? 'unknown',
+        ...(responseId === undefined ? {} : { responseId }),
+        stopReason,
+      },
+      blocks: blocks.map((block) =>
+        block.kind === 'text'
+          ? { type: 'text' }
+          : block.kind === 'toolCall'
+            ? { type: 'tool-call' }
+            : {
+                type: 'reasoning',
+                ...(block.signature === undefined ? {} : { thinkingSignature: block.signature }),
+                ...(block.redacted ? { redacted: true } : {}),
+              },
+      ),
+    }
+  }
 }
 
-/** end_turn/stop_sequence→stop, tool_use→tool-calls, max_tokens→max-tokens, none→stop, other → error. */
-export function mapStopReason(reason: string | null): FinishReason {
+/** pi-ai's stop reasons for Anthropic's; an unknown one fails the stream (`Unhandled stop reason: <r>`). */
+function mapStopReason(reason: unknown, details: unknown): { stopReason: StopReason; errorMessage?: string } {
   switch (reason) {
-    case null:
     case 'end_turn':
+    case 'pause_turn':
     case 'stop_sequence':
-      return { kind: 'stop' }
-    case 'tool_use':
-      return { kind: 'tool-calls' }
+      return { stopReason: 'stop' }
     case 'max_tokens':
-      return { kind: 'max-tokens' }
+      return { stopReason: 'length' }
+    case 'tool_use':
+      return { stopReason: 'toolUse' }
+    case 'refusal':
+      return {
+        stopReason: 'error',
+        errorMessage:
+          (at(details, 'explanation', true) as string) || 'The model refused to complete the request',
+      }
+    case 'sensitive':
+      return { stopReason: 'error' }
     default:
-      return { kind: 'error', failure: { message: `model stopped: ${reason}`, code: reason.toUpperCase() } }
+      throw new Error(`Unhandled stop reason: ${String(reason)}`)
   }
 }
 
-/** An Anthropic `error` event's type → code: overloaded SERVER, rate_limit RATE_LIMIT, authentication AUTH, … */
-export function anthropicErrorCode(type: string): string {
-  switch (type) {
-    case 'overloaded_error':
-    case 'api_error':
-      return 'SERVER'
-    case 'rate_limit_error':
-      return 'RATE_LIMIT'
-    case 'authentication_error':
-    case 'permission_error':
-      return 'AUTH'
-    case 'invalid_request_error':
-      return 'INVALID_REQUEST'
-    default:
-      return 'UNKNOWN'
+/** The route's usage: pi-ai's counts as they stand, cache fields only when > 0. */
+function mapUsage(usage: {
+  input: unknown
+  output: unknown
+  cacheRead: unknown
+  cacheWrite: unknown
+}): TokenUsage {
+  return {
+    inputTokens: usage.input as number,
+    outputTokens: usage.output as number,
+    ...((usage.cacheRead as number) > 0 ? { cacheReadTokens: usage.cacheRead as number } : {}),
+    ...((usage.cacheWrite as number) > 0 ? { cacheWriteTokens: usage.cacheWrite as number } : {}),
   }
+}
+
+/**
+ * A property read with JavaScript's own semantics (pi-ai reads the parsed JSON without checks): reading from
+ * `null` or `undefined` throws the TypeError the engine would, which then fails the stream as it does in pi-ai.
+ * `optional` is `?.`.
+ */
+function at(value: unknown, key: string, optional = false): unknown {
+  if (value === null || value === undefined) {
+    if (optional) return undefined
+    throw new TypeError(`Cannot read properties of ${String(value)} (reading '${key}')`)
+  }
+  return (value as Record<string, unknown>)[key]
+}
+
+function isNonEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0
 }

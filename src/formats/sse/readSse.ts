@@ -1,10 +1,13 @@
+import type { StreamChunk } from '../../core/protocol'
 import type { Attempt, Session, WireTrace } from '../../core/session'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
 import { httpFailure } from './httpFailure'
 import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './openai'
-import { readHttpHead, scanSse } from './sseEvents'
+import { piAiHttpFinish } from './piAiFailure'
+import { scanPiAiSse } from './piAiSse'
+import { readHttpHead, scanSse, type HttpHead, type SseEvent } from './sseEvents'
 import type { TranslatorNote, WireTranslator } from './translator'
 
 export type SseDialect = 'openai-sse' | 'anthropic-sse'
@@ -54,17 +57,16 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   const notes = new NoteCounter(offset)
   if (head !== null && (head.status < 200 || head.status >= 300)) {
     const body = text.slice(head.bodyStart)
-    // Retry-After as a date is relative to when the response came: its own Date header, when it has one.
-    const date = Date.parse(head.headers['date'] ?? '')
-    const now = Number.isNaN(date) ? Date.now() : date
-    const failure = httpFailure(head.status, head.headers, body, now, baseUrlOf(request).baseURL)
+    const chunks = httpFailureChunks(dialect, head, body, baseUrlOf(request).baseURL)
+    const last = chunks.at(-1)
+    const code = last?.type === 'finish' && last.reason.kind === 'error' ? last.reason.failure.code : '?'
     diagnostics.push({
       line: 1 + offset,
       severity: 'info',
-      message: `line ${1 + offset}: HTTP ${head.status} response: the harness raises ${failure.code}, shown as the stream's finish`,
+      message: `line ${1 + offset}: HTTP ${head.status} response: the harness raises ${code}, shown as the stream's finish`,
     })
     trace.event(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'), 1)
-    trace.emit([{ type: 'finish', reason: { kind: 'error', failure } }])
+    trace.emit(chunks)
     return {
       attempt: attempt(options.id, trace.chunks, trace.build(withStatus(request, head.status))),
       diagnostics,
@@ -73,15 +75,19 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   // Set by the event callback (a holder, so the check after the scan is not narrowed away).
   const tooBig = { line: 0, length: 0 }
   let dropped = 0
-  const scan = scanSse(
+  // Each route frames as its library does: the DeepSeek adapter with eventsource-parser, pi-ai with its own reader.
+  const scanner = dialect === 'anthropic-sse' ? scanPiAiSse : scanSse
+  let lastLine = head?.bodyLine ?? 1
+  const scan = scanner(
     text,
-    (event) => {
+    (event: SseEvent & { raw?: readonly string[] }) => {
       if (tooBig.length > 0) return
       if (event.data.length > MAX_EVENT_CHARS) {
         tooBig.line = event.line
         tooBig.length = event.data.length
         return
       }
+      lastLine = event.line
       trace.event(event.start, event.end, event.line)
       if (translator.finished) {
         notes.add(
@@ -90,7 +96,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
         )
         return
       }
-      const chunks = translator.push(event.data, event.event)
+      const chunks = translator.push(event.data, event.event, event.raw)
       trace.emit(chunks)
       for (const note of translator.takeNotes()) notes.add(note, event.line)
       if (translator.finished) {
@@ -115,7 +121,11 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     const message = `line ${line + offset}: one SSE event of ${length.toLocaleString('en-US')} characters is over the ${MAX_EVENT_CHARS / 1024 / 1024} MiB limit for a single event: the body is not opened (laying out that one block would take gigabytes)`
     return { attempt: null, diagnostics: [{ line: line + offset, severity: 'error', message }] }
   }
-  if (!translator.finished) {
+  if (!translator.finished && dialect === 'anthropic-sse') {
+    // pi-ai ends an Anthropic stream at the end of the body, not at message_stop (its translator says why).
+    trace.emit(translator.end('eof'), false)
+    for (const note of translator.takeNotes()) notes.add(note, lastLine)
+  } else if (!translator.finished) {
     // What the parser never dispatched is still shown in the Adapter view, as an event that became nothing.
     const tail = scan.undispatched
     if (tail !== null) {
@@ -143,7 +153,14 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       })
     }
   }
-  if (scan.unterminatedLast !== null) {
+  if (scan.unterminatedLast !== null && dialect === 'anthropic-sse') {
+    const line = scan.unterminatedLast.line + offset
+    diagnostics.push({
+      line,
+      severity: 'info',
+      message: `line ${line}: the body's last event has no blank line after it; pi-ai reads it anyway (its reader dispatches a pending event at the end of the body)`,
+    })
+  } else if (scan.unterminatedLast !== null) {
     const line = scan.unterminatedLast.line + offset
     diagnostics.push({
       line,
@@ -178,6 +195,29 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     diagnostics.push({ severity: 'error', message: 'no SSE data events in the body' })
   }
   return { attempt: attempt(options.id, trace.chunks, trace.build(request)), diagnostics }
+}
+
+/**
+ * The chunks an HTTP error becomes: the DeepSeek adapter throws its classified failure (one finish); the pi-ai
+ * route reports pi-ai's error event, so usage (all zero) and then the finish.
+ */
+function httpFailureChunks(
+  dialect: SseDialect,
+  head: HttpHead,
+  body: string,
+  baseURL: string | undefined,
+): StreamChunk[] {
+  if (dialect === 'openai-sse') {
+    // Retry-After as a date is relative to when the response came: its own Date header, when it has one.
+    const date = Date.parse(head.headers['date'] ?? '')
+    const now = Number.isNaN(date) ? Date.now() : date
+    const failure = httpFailure(head.status, head.headers, body, now, baseURL)
+    return [{ type: 'finish', reason: { kind: 'error', failure } }]
+  }
+  return [
+    { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+    { type: 'finish', reason: piAiHttpFinish(head.status, body) },
+  ]
 }
 
 function withStatus(

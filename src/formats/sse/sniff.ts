@@ -45,17 +45,21 @@ export function sniffSseDialect(text: string): SseDialect | null {
   let pos = from
   let commentChars = 0
   while (pos < text.length && seen < PEEK_LINES && pos - from - commentChars < PEEK_CHARS) {
-    const newline = text.indexOf('\n', pos)
-    const end = newline === -1 ? text.length : newline
-    const line = text.slice(pos, Math.min(end, pos + 4096)).replace(/\r$/, '')
+    // Lines end at LF, CRLF or a lone CR (both SSE readers accept all three).
+    const match = /\r\n?|\n/g
+    match.lastIndex = pos
+    const found = match.exec(text)
+    const end = found === null ? text.length : found.index
+    const next = found === null ? text.length : end + found[0].length
+    const line = text.slice(pos, Math.min(end, pos + 4096))
     const content = seen === 0 ? line.replace(/^\uFEFF/, '') : line
     if (content.startsWith(':')) {
-      commentChars += end + 1 - pos
-      pos = end + 1
+      commentChars += next - pos
+      pos = next
       if (commentChars > PEEK_COMMENT_CHARS) break
       continue
     }
-    pos = end + 1
+    pos = next
     if (content.trim() === '') continue
     seen += 1
     if (!FIELD.test(content)) return null

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { detectFormat } from '../detect'
 import { loadSource } from '../load'
 import { wireEvent, wireEventOfChunk } from '../wire'
-import { createAnthropicTranslator } from './anthropic'
 import { httpFailure, httpFailureCode } from './httpFailure'
 import { createDeepSeekTranslator } from './openai'
 import { createTranslator, readSseStream } from './readSse'
@@ -267,101 +266,7 @@ describe('HTTP failures (§9)', () => {
   })
 })
 
-describe('Anthropic Messages translation (§9)', () => {
-  it('reads the fixture: thinking → reasoning, text, tool_use with re-serialised arguments, usage, finish', () => {
-    const chunks = chunksOf(fixture('anthropic-thinking-tool-use.sse'), 'anthropic-sse')
-    const tcd = (argumentsDelta: string) => ({
-      type: 'tool-call-delta',
-      index: 2,
-      id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
-      name: 'list_files',
-      argumentsDelta,
-    })
-    expect(chunks).toEqual([
-      { type: 'block-start', index: 0, blockType: 'reasoning' },
-      { type: 'reasoning-delta', index: 0, text: 'The user asks for the files in src/.' },
-      { type: 'reasoning-delta', index: 0, text: ' A directory listing tool fits.' },
-      {
-        type: 'block-end',
-        index: 0,
-        block: {
-          type: 'reasoning',
-          text: 'The user asks for the files in src/. A directory listing tool fits.',
-        },
-      },
-      { type: 'block-start', index: 1, blockType: 'text' },
-      { type: 'text-delta', index: 1, text: 'Let me' },
-      { type: 'text-delta', index: 1, text: ' list the files' },
-      { type: 'text-delta', index: 1, text: ' in `src/`.' },
-      { type: 'block-end', index: 1, block: { type: 'text', text: 'Let me list the files in `src/`.' } },
-      { type: 'block-start', index: 2, blockType: 'tool-call' },
-      tcd(''),
-      tcd('{"path": "sr'),
-      tcd('c/", "recur'),
-      tcd('sive": false}'),
-      {
-        type: 'block-end',
-        index: 2,
-        block: {
-          type: 'tool-call',
-          id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
-          name: 'list_files',
-          arguments: '{"path":"src/","recursive":false}',
-        },
-      },
-      {
-        type: 'usage',
-        usage: { inputTokens: 472, outputTokens: 89, cacheReadTokens: 2048, cacheWriteTokens: 0 },
-      },
-      { type: 'finish', reason: { kind: 'tool-calls' } },
-    ])
-  })
-
-  it('classifies error events and maps stop reasons', () => {
-    const codeOf = (type: string) => {
-      const t = createAnthropicTranslator()
-      return t.push(JSON.stringify({ type: 'error', error: { type, message: 'm' } }))
-    }
-    expect(codeOf('overloaded_error')).toEqual([
-      { type: 'finish', reason: { kind: 'error', failure: { message: 'm', code: 'SERVER' } } },
-    ])
-    const codes = ['rate_limit_error', 'authentication_error', 'invalid_request_error', 'weird_error'].map(
-      (type) => (codeOf(type)[0] as { reason: { failure: { code: string } } }).reason.failure.code,
-    )
-    expect(codes).toEqual(['RATE_LIMIT', 'AUTH', 'INVALID_REQUEST', 'UNKNOWN'])
-    const stop = (reason: string) => {
-      const t = createAnthropicTranslator()
-      t.push(JSON.stringify({ type: 'message_delta', delta: { stop_reason: reason } }))
-      return t.push('{"type":"message_stop"}')
-    }
-    expect(stop('end_turn')).toEqual([{ type: 'finish', reason: { kind: 'stop' } }])
-    expect(stop('stop_sequence')).toEqual([{ type: 'finish', reason: { kind: 'stop' } }])
-    expect(stop('max_tokens')).toEqual([{ type: 'finish', reason: { kind: 'max-tokens' } }])
-  })
-
-  it('ends the overloaded fixture with SERVER and leaves the text block open', () => {
-    const chunks = chunksOf(fixture('anthropic-overloaded.sse'), 'anthropic-sse')
-    expect(chunks.at(-1)).toEqual({
-      type: 'finish',
-      reason: { kind: 'error', failure: { message: 'Overloaded', code: 'SERVER' } },
-    })
-    expect(chunks.filter((c) => c.type === 'block-start')).toHaveLength(2)
-    expect(chunks.filter((c) => c.type === 'block-end')).toHaveLength(1)
-  })
-
-  it('ends the truncated fixture with STREAM_CLOSED and says the last line is cut', () => {
-    const read = readSseStream(fixture('anthropic-truncated.sse'), 'anthropic-sse')
-    expect(read.attempt!.chunks.at(-1)!.chunk).toMatchObject({
-      reason: { kind: 'error', failure: { code: 'STREAM_CLOSED' } },
-    })
-    expect(read.diagnostics.map((d) => d.message)).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining('the last line has no line break'),
-        expect.stringContaining('the body ends before message_stop'),
-      ]),
-    )
-  })
-})
+// The Anthropic route's cases live in anthropic.test.ts and anthropic.oracle.test.ts.
 
 describe('SSE files', () => {
   it('reads the DeepSeek fixture: blocks in opening order, closed at [DONE], usage with cache', () => {

@@ -9,7 +9,8 @@ import type { StreamChunk } from '../../core/protocol'
  * - `takeNotes()` returns (and forgets) what the last calls could not map, for diagnostics; translation never throws.
  */
 export type WireTranslator = {
-  push(data: string, event?: string): StreamChunk[]
+  /** `raw`: the event's raw lines, for a dialect whose failure messages quote them (Anthropic, as pi-ai does). */
+  push(data: string, event?: string, raw?: readonly string[]): StreamChunk[]
   end(reason: 'done' | 'eof'): StreamChunk[]
   readonly finished: boolean
   takeNotes(): readonly TranslatorNote[]

@@ -1,0 +1,211 @@
+import type { AssistantMessage, AssistantMessageEvent, Model, Usage } from '@earendil-works/pi-ai'
+import { isContextOverflow } from '@earendil-works/pi-ai'
+import { stream } from '@earendil-works/pi-ai/api/anthropic-messages'
+import type { FinishReason, StreamChunk, TokenUsage } from '../core/protocol'
+import { piAiModelOf } from '../formats/sse/piAiSse'
+import { namesContextWindowExceeded, piAiFailureCode } from '../formats/sse/piAiFailure'
+
+/**
+ * The test oracle for Anthropic Messages bodies: the real pi-ai 0.82.1 reads the body (through its own Anthropic
+ * SDK client, whose only transport is a fake `fetch` answering with the recording), and its events are mapped to
+ * StreamChunks the way the harness's pi-ai route does (PROTOCOL.md §9, "The harness's pi-ai route"). The mapping is
+ * written here from that description, not taken from the harness.
+ *
+ * The harness passes its catalog model's context window to the overflow check; a body does not name one, so the
+ * oracle (like Chunkscope) passes none. The route's model id is the body's first `message_start.message.model`.
+ */
+export async function piAiChunks(
+  body: string,
+  status = 200,
+  headers: Record<string, string> = { 'content-type': 'text/event-stream' },
+): Promise<{ chunks: StreamChunk[]; fetchCalls: string[] }> {
+  const fetchCalls: string[] = []
+  const realFetch = globalThis.fetch
+  globalThis.fetch = (async (input: RequestInfo | URL) => {
+    fetchCalls.push(input instanceof Request ? input.url : String(input))
+    return new Response(new TextEncoder().encode(body), { status, headers })
+  }) as typeof fetch
+  try {
+    const model = oracleModel(piAiModelOf(body))
+    const events = stream(
+      model,
+      { messages: [{ role: 'user', content: 'hi', timestamp: 0 }] },
+      { apiKey: 'test-key' },
+    )
+    const chunks: StreamChunk[] = []
+    for await (const event of events) chunks.push(...chunksOf(event))
+    return { chunks, fetchCalls }
+  } finally {
+    globalThis.fetch = realFetch
+  }
+}
+
+function oracleModel(id: string): Model<'anthropic-messages'> {
+  return {
+    id,
+    name: id,
+    api: 'anthropic-messages',
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com',
+    reasoning: false,
+    input: ['text'],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 200_000,
+    maxTokens: 8192,
+  }
+}
+
+// Tool ids and names as seen at toolcall_start, per content index (the route reads them from the partial message).
+const toolsSeen = new WeakMap<AssistantMessage, Map<number, { id: unknown; name: unknown }>>()
+
+function chunksOf(event: AssistantMessageEvent): StreamChunk[] {
+  switch (event.type) {
+    case 'start':
+      return []
+    case 'text_start':
+      return [{ type: 'block-start', index: event.contentIndex, blockType: 'text' }]
+    case 'text_delta':
+      return [{ type: 'text-delta', index: event.contentIndex, text: event.delta }]
+    case 'text_end':
+      return [{ type: 'block-end', index: event.contentIndex, block: { type: 'text', text: event.content } }]
+    case 'thinking_start':
+      return [{ type: 'block-start', index: event.contentIndex, blockType: 'reasoning' }]
+    case 'thinking_delta':
+      return [{ type: 'reasoning-delta', index: event.contentIndex, text: event.delta }]
+    case 'thinking_end':
+      return [
+        { type: 'block-end', index: event.contentIndex, block: { type: 'reasoning', text: event.content } },
+      ]
+    case 'toolcall_start': {
+      const block = event.partial.content[event.contentIndex]
+      const seen = toolsSeen.get(event.partial) ?? new Map<number, { id: unknown; name: unknown }>()
+      toolsSeen.set(event.partial, seen)
+      seen.set(
+        event.contentIndex,
+        block?.type === 'toolCall' ? { id: block.id, name: block.name } : { id: '', name: '' },
+      )
+      return [{ type: 'block-start', index: event.contentIndex, blockType: 'tool-call' }]
+    }
+    case 'toolcall_delta': {
+      const tool = toolsSeen.get(event.partial)?.get(event.contentIndex)
+      const name = tool?.name
+      return [
+        {
+          type: 'tool-call-delta',
+          index: event.contentIndex,
+          id: (tool?.id ?? '') as string,
+          ...(typeof name === 'string' && name.length > 0 ? { name } : {}),
+          argumentsDelta: event.delta,
+        },
+      ]
+    }
+    case 'toolcall_end':
+      return [
+        {
+          type: 'block-end',
+          index: event.contentIndex,
+          block: {
+            type: 'tool-call',
+            id: event.toolCall.id,
+            name: event.toolCall.name,
+            arguments: JSON.stringify(event.toolCall.arguments),
+          },
+        },
+      ]
+    case 'done':
+      return [
+        { type: 'usage', usage: usageOf(event.message.usage) },
+        { type: 'finish', reason: finishOf(event.message), replayState: replayOf(event.message) },
+      ]
+    case 'error':
+      return [
+        { type: 'usage', usage: usageOf(event.error.usage) },
+        { type: 'finish', reason: finishOf(event.error) },
+      ]
+  }
+}
+
+function usageOf(usage: Usage): TokenUsage {
+  return {
+    inputTokens: usage.input,
+    outputTokens: usage.output,
+    ...(usage.cacheRead > 0 ? { cacheReadTokens: usage.cacheRead } : {}),
+    ...(usage.cacheWrite > 0 ? { cacheWriteTokens: usage.cacheWrite } : {}),
+  }
+}
+
+function finishOf(message: AssistantMessage): FinishReason {
+  const harnessOverflow =
+    message.stopReason === 'error' &&
+    message.errorMessage !== undefined &&
+    namesContextWindowExceeded(message.errorMessage)
+  if (isContextOverflow(message) || harnessOverflow) {
+    return {
+      kind: 'error',
+      failure: {
+        message: message.errorMessage ?? `pi-ai detected context overflow for model "${message.model}"`,
+        code: 'CONTEXT_WINDOW_EXCEEDED',
+      },
+    }
+  }
+  switch (message.stopReason) {
+    case 'stop':
+      return message.content.length === 0
+        ? {
+            kind: 'error',
+            failure: {
+              message: `model "${message.model}" returned a completed response with no content`,
+              code: 'EMPTY_RESPONSE',
+            },
+          }
+        : { kind: 'stop' }
+    case 'length':
+      return { kind: 'max-tokens' }
+    case 'toolUse':
+      return { kind: 'tool-calls' }
+    case 'aborted':
+      return {
+        kind: 'aborted',
+        failure: { message: message.errorMessage ?? 'pi-ai stream aborted', code: 'ABORTED' },
+      }
+    case 'error': {
+      const text = message.errorMessage ?? 'pi-ai stream error'
+      return { kind: 'error', failure: { message: text, code: piAiFailureCode(text) } }
+    }
+  }
+}
+
+function replayOf(message: AssistantMessage): { response: unknown; blocks: unknown[] } {
+  return {
+    response: {
+      kind: 'pi-ai',
+      version: 2,
+      api: message.api,
+      provider: message.provider,
+      model: message.model,
+      ...(message.responseModel === undefined ? {} : { responseModel: message.responseModel }),
+      ...(message.responseId === undefined ? {} : { responseId: message.responseId }),
+      stopReason: message.stopReason,
+    },
+    blocks: message.content.map((block) => {
+      switch (block.type) {
+        case 'text':
+          return {
+            type: 'text',
+            ...(block.textSignature === undefined ? {} : { textSignature: block.textSignature }),
+          }
+        case 'thinking':
+          return {
+            type: 'reasoning',
+            ...(block.thinkingSignature === undefined ? {} : { thinkingSignature: block.thinkingSignature }),
+            ...(block.redacted === undefined ? {} : { redacted: block.redacted }),
+          }
+        case 'toolCall':
+          return {
+            type: 'tool-call',
+            ...(block.thoughtSignature === undefined ? {} : { thoughtSignature: block.thoughtSignature }),
+          }
+      }
+    }),
+  }
+}
