@@ -41,6 +41,16 @@ describe('content that is not streamed as content_block events', () => {
     ])
   })
 
+  it('the same with its stop_reason only in message_start: pi-ai reads neither → EMPTY_RESPONSE, and the warning', () => {
+    const result = read('synthetic-whole-content-stop-in-start')
+    expect(result.blocks).toEqual([])
+    expect(failureOf('synthetic-whole-content-stop-in-start')).toEqual([
+      'EMPTY_RESPONSE',
+      'model "claude-sonnet-4-5" returned a completed response with no content',
+    ])
+    expect(result.messages).toEqual([expect.stringContaining('already whole (tool_use)')])
+  })
+
   it('whole content in message_start and no message_delta: pi-ai finishes stop with no block → EMPTY_RESPONSE', () => {
     expect(failureOf('vercel-message-start-prepopulated-content')).toEqual([
       'EMPTY_RESPONSE',
