@@ -5,6 +5,9 @@ import { defineConfig } from 'vite'
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // Relative asset URLs: the same build works from any static host and path (GitHub Pages' /repo/, a file
+  // server's subfolder) and from `chunkscope open`'s loopback server.
+  base: './',
   // Module workers, so worker entries can `import` core/formats like any other module.
   worker: { format: 'es' },
   test: {

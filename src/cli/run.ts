@@ -1,5 +1,5 @@
 // The `chunkscope` commands as a function of argv and output sinks, so tests run them without a process.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
@@ -9,20 +9,26 @@ import { describeFsError } from './loadFile'
 import { runProxy } from './proxy/runProxy'
 import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
+import { runOpen } from './open/runOpen'
 import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
 import { terminalIo } from './terminalText'
+import { VERSION } from './version'
 
 const USAGE = `chunkscope — replay LLM StreamChunk streams through a faithful BlockAssembler
 
 Usage:
+  chunkscope open FILE [--port N] [--no-open]   open FILE in the web app shipped with this package (open --help)
+  chunkscope FILE                    the same as open FILE
+  chunkscope open --feed URL         the web app's live view of a running proxy or attach feed
   chunkscope inspect FILE [--json]   summary of every stream in FILE (--json: one JSON object)
   chunkscope lint FILE               findings; exit 1 on errors (reader or checks) or recorded mismatches, 2 if unreadable
   chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
   chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
   chunkscope attach [--url URL] [--port N]   relay a running harness web host's sessions live (attach --help)
-  chunkscope --help
+  chunkscope --version               print the version
+  chunkscope --help                  this text
 
 FILE: a DeepSeek Harness session log (session.jsonl, session.jsonl.zstd, the web UI's dsh-session-<id>.zip or the
 SQLite session store), NDJSON of StreamChunks or a JSON array of them.
@@ -67,6 +73,9 @@ export async function runBytes(
   if (argv[0] === 'export') return runExport(argv.slice(1), io, load)
   if (argv[0] === 'proxy') return runProxy(argv.slice(1), io)
   if (argv[0] === 'attach') return runAttach(argv.slice(1), io)
+  if (argv[0] === 'open') return runOpen(argv.slice(1), io)
+  // Bare `chunkscope FILE` (or a link, or - for stdin) opens it; a misspelt command stays an error below.
+  if (argv[0] !== undefined && isOpenable(argv[0])) return runOpen(argv, io)
   const parsed = parseArgs(argv, io)
   if (typeof parsed === 'number') return parsed
   let bytes: Uint8Array
@@ -78,6 +87,14 @@ export async function runBytes(
   return report(parsed, await loadBytes(bytes, basename(parsed.path), options), io)
 }
 
+const COMMANDS = new Set(['inspect', 'lint', 'share', 'export', 'proxy', 'attach', 'open'])
+
+/** Whether a first argument that is no command names something `open` can show. */
+function isOpenable(arg: string): boolean {
+  if (COMMANDS.has(arg) || (arg.startsWith('-') && arg !== '-')) return false
+  return arg === '-' || /^https?:\/\//i.test(arg) || existsSync(arg)
+}
+
 /** The command to run, or the exit code when there is nothing to run (help, usage errors). */
 function parseArgs(argv: readonly string[], io: Io): Command | number {
   const [command, ...rest] = argv
@@ -85,8 +102,16 @@ function parseArgs(argv: readonly string[], io: Io): Command | number {
     io.out(USAGE)
     return 0
   }
+  if (command === '--version' || command === '-v' || command === '-V') {
+    io.out(`chunkscope ${VERSION}\n`)
+    return 0
+  }
+  if (command.startsWith('-')) {
+    io.err(`chunkscope: unknown option ${command}\n\n${USAGE}`)
+    return 2
+  }
   if (command !== 'inspect' && command !== 'lint') {
-    io.err(`chunkscope: unknown command "${command}"\n\n${USAGE}`)
+    io.err(`chunkscope: unknown command "${command}" (and no file of that name)\n\n${USAGE}`)
     return 2
   }
   const json = rest.includes('--json')

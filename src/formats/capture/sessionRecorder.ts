@@ -57,6 +57,8 @@ type AttemptState = {
   readonly assembler: BlockAssembler
   readonly decoder: TextDecoder
   readonly chunkSeqs: number[]
+  /** Chunks came through `pushChunks` (no wire body to translate). */
+  chunkFed: boolean
   finish: FinishReason | null
   usage: TokenUsage | null
 }
@@ -186,10 +188,21 @@ export class SessionRecorder {
     translator.takeNotes()
   }
 
+  /**
+   * StreamChunks the caller already has (an adapter's own `stream()`, seen through `chunkscope/tap`), logged as
+   * they are; chunks after the attempt's finish are not logged (the harness stops reading there, §9).
+   */
+  pushChunks(chunks: readonly StreamChunk[]): void {
+    if (this.ended) return
+    this.attempt.chunkFed = true
+    this.chunks(chunks)
+  }
+
   /** The body ended: at `[DONE]` the attempt already finished; otherwise STREAM_CLOSED. Returns its finish. */
   endBody(): FinishReason | null {
     const { parser, translator, decoder } = this.attempt
-    if (this.ended) return this.attempt.finish
+    // Chunks handed over as they are end as they are: no STREAM_CLOSED is made up for them.
+    if (this.ended || this.attempt.chunkFed) return this.attempt.finish
     if (!translator.finished) this.pushText(decoder.decode())
     for (const event of parser.end()) {
       if (translator.finished) break
@@ -272,6 +285,7 @@ export class SessionRecorder {
       assembler: new BlockAssembler(),
       decoder: new TextDecoder('utf-8'),
       chunkSeqs: [],
+      chunkFed: false,
       finish: null,
       usage: null,
     }
