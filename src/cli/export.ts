@@ -12,7 +12,8 @@ export const EXPORT_USAGE = `chunkscope export FILE --to FORMAT [options]   writ
   --attempt ID          the stream to export (default: the first)
   --out PATH            write to PATH instead of standard output
   --redact              the same redaction as share --redact
-  --import PATH         (vitest) import path of BlockAssembler from where the test will live
+  --import PATH         (vitest) where the test imports BlockAssembler from (default chunkscope/core, the
+                        installed package; e.g. ../core/BlockAssembler inside this repository)
 `
 
 export async function runExport(

@@ -2,14 +2,14 @@ import type { AnyChunk } from '../../core/protocol'
 import { assembleMessage } from './message'
 
 export type VitestFileOptions = {
-  /** Import path of the BlockAssembler module, relative to where the test file will live. */
+  /** Where the test imports BlockAssembler from: the package (default) or a path relative to the test file. */
   readonly importPath?: string
   /** Where the chunks came from, for the test's title and header comment (a file name, a stream key). */
   readonly title?: string
 }
 
-/** For a test file placed in the project's `src/<folder>/`: `src/core/BlockAssembler.ts`. */
-export const DEFAULT_ASSEMBLER_IMPORT = '../core/BlockAssembler'
+/** The installed package's entry point, so an exported test runs in the user's own repository (`npm i -D chunkscope`). */
+export const DEFAULT_ASSEMBLER_IMPORT = 'chunkscope/core'
 
 /**
  * A self-contained Vitest file that replays the chunks through the project's BlockAssembler and asserts what it
