@@ -10,6 +10,7 @@ import { runProxy } from './proxy/runProxy'
 import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
 import { runOpen } from './open/runOpen'
+import { runServe } from './serve/runServe'
 import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
 import { terminalIo } from './terminalText'
@@ -27,6 +28,7 @@ Usage:
   chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
   chunkscope attach [--url URL] [--port N]   relay a running harness web host's sessions live (attach --help)
+  chunkscope serve REC --as openai|anthropic|deepseek [--port N]   replay REC as a streaming API (serve --help)
   chunkscope --version               print the version
   chunkscope --help                  this text
 
@@ -74,6 +76,7 @@ export async function runBytes(
   if (argv[0] === 'proxy') return runProxy(argv.slice(1), io)
   if (argv[0] === 'attach') return runAttach(argv.slice(1), io)
   if (argv[0] === 'open') return runOpen(argv.slice(1), io)
+  if (argv[0] === 'serve') return runServe(argv.slice(1), io, load)
   // Bare `chunkscope FILE` (or a link, or - for stdin) opens it; a misspelt command stays an error below.
   if (argv[0] !== undefined && isOpenable(argv[0])) return runOpen(argv, io)
   const parsed = parseArgs(argv, io)
@@ -87,7 +90,7 @@ export async function runBytes(
   return report(parsed, await loadBytes(bytes, basename(parsed.path), options), io)
 }
 
-const COMMANDS = new Set(['inspect', 'lint', 'share', 'export', 'proxy', 'attach', 'open'])
+const COMMANDS = new Set(['inspect', 'lint', 'share', 'export', 'proxy', 'attach', 'open', 'serve'])
 
 /** Whether a first argument that is no command names something `open` can show. */
 function isOpenable(arg: string): boolean {
