@@ -16,13 +16,20 @@ function* declarationFiles(dir) {
 let rewritten = 0
 for (const file of declarationFiles(root)) {
   const text = readFileSync(file, 'utf8')
-  const fixed = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]*)\2/g, (whole, lead, quote, spec) => {
-    if (/\.(js|mjs|cjs|json)$/.test(spec)) return whole
-    const base = join(dirname(file), spec)
-    const target = existsSync(`${base}.d.ts`) ? `${spec}.js` : existsSync(join(base, 'index.d.ts')) ? `${spec}/index.js` : null
-    if (target === null) throw new Error(`${file}: cannot resolve ${spec}`)
-    return `${lead}${quote}${target}${quote}`
-  })
+  const fixed = text.replace(
+    /((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]*)\2/g,
+    (whole, lead, quote, spec) => {
+      if (/\.(js|mjs|cjs|json)$/.test(spec)) return whole
+      const base = join(dirname(file), spec)
+      const target = existsSync(`${base}.d.ts`)
+        ? `${spec}.js`
+        : existsSync(join(base, 'index.d.ts'))
+          ? `${spec}/index.js`
+          : null
+      if (target === null) throw new Error(`${file}: cannot resolve ${spec}`)
+      return `${lead}${quote}${target}${quote}`
+    },
+  )
   if (fixed !== text) {
     writeFileSync(file, fixed)
     rewritten += 1

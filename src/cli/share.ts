@@ -18,7 +18,8 @@ export const SHARE_USAGE = `chunkscope share FILE [options]   print a share link
   --redact              same-length placeholders for text and reasoning, masked tool-call argument values,
                         non-chunk events dropped; the link says it is redacted
   --passphrase-env VAR  encrypt (AES-GCM, PBKDF2 key) with the passphrase held in environment variable VAR
-  --base URL            the Chunkscope address the link opens (default $CHUNKSCOPE_URL or ${DEFAULT_BASE_URL})
+  --base URL            the Chunkscope address the link opens (default $CHUNKSCOPE_URL — where you deploy the
+                        web app, e.g. https://you.github.io/chunkscope/ — or ${DEFAULT_BASE_URL})
 `
 
 export async function runShare(

@@ -77,7 +77,10 @@ describe('tap', () => {
       [new LlmError('slow down', 'RATE_LIMIT'), { kind: 'error', code: 'RATE_LIMIT', message: 'slow down' }],
       [new LlmError('stop', 'ABORTED'), { kind: 'aborted', code: 'ABORTED', message: 'stop' }],
       // A third-party error's code is not the harness's taxonomy.
-      [Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), { kind: 'error', code: 'UNKNOWN', message: 'socket hang up' }],
+      [
+        Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+        { kind: 'error', code: 'UNKNOWN', message: 'socket hang up' },
+      ],
       ['plain string', { kind: 'error', code: 'UNKNOWN', message: 'plain string' }],
     ]
     for (const [thrown, expected] of cases) {

@@ -80,8 +80,7 @@ const NO_SINK: RecordSink = { append: async () => undefined }
 /** Appends JSONL to a new file; one `write` per batch of records; fsync before close (durable-first, §6). */
 function fileSink(path: string): RecordSink {
   let handle: Promise<FileHandle> | null = null
-  const opened = () =>
-    (handle ??= mkdir(join(path, '..'), { recursive: true }).then(() => open(path, 'wx')))
+  const opened = () => (handle ??= mkdir(join(path, '..'), { recursive: true }).then(() => open(path, 'wx')))
   const write = async (records: readonly FeedRecord[]) => {
     let text = ''
     for (const record of records) text += JSON.stringify(record) + '\n'
@@ -127,7 +126,8 @@ export function failureOf(value: unknown): LlmFailure {
     carried.code === code
   )
     return { ...carried, message: carried.message, code: carried.code }
-  const message = typeof value.message === 'string' && value.message !== '' ? value.message : 'LLM adapter failed'
+  const message =
+    typeof value.message === 'string' && value.message !== '' ? value.message : 'LLM adapter failed'
   return { message, code: isHarnessError(value) && typeof code === 'string' ? code : 'UNKNOWN' }
 }
 

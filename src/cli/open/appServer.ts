@@ -53,8 +53,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const token = randomBytes(16).toString('hex')
-  const filePath =
-    options.file !== undefined ? `/${token}/${encodeURIComponent(options.file.name)}` : null
+  const filePath = options.file !== undefined ? `/${token}/${encodeURIComponent(options.file.name)}` : null
   const server = createServer()
   let guard: ReturnType<typeof requestGuard> | null = null
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

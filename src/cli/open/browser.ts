@@ -5,7 +5,8 @@ import process from 'node:process'
 function opener(url: string): { command: string; args: string[] } {
   if (process.platform === 'darwin') return { command: 'open', args: [url] }
   // `start` is a cmd builtin; its first quoted argument is a window title, hence the empty one.
-  if (process.platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', url.replace(/&/g, '^&')] }
+  if (process.platform === 'win32')
+    return { command: 'cmd', args: ['/c', 'start', '""', url.replace(/&/g, '^&')] }
   return { command: 'xdg-open', args: [url] }
 }
 

@@ -2,7 +2,16 @@
 // then used there — `chunkscope open` in Chromium, the library entry points from Node and TypeScript, an exported
 // Vitest test, the tap.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,6 +19,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { chromium } from '@playwright/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadBytes } from '../../formats/loadBytes'
+import { readSseStream } from '../../formats/sse/readSse'
 import { CHROMIUM_ARGS, chromiumPath } from '../../test/chromium'
 
 const run = promisify(execFile)
@@ -41,13 +52,20 @@ beforeAll(async () => {
   const packs = join(scratch, '.packs')
   mkdirSync(packs)
   // prepack builds the web app and the library, prepare the CLI: what `npm publish` would ship.
-  await run('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }).catch(
-    (error: { code: unknown; stdout: string; stderr: string }) => {
-      throw new Error(`npm pack failed (${String(error.code)}): ${error.stdout}\n${error.stderr}`)
-    },
+  await run('npm', ['pack', '--silent', '--pack-destination', packs], {
+    cwd: REPO,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: { code: unknown; stdout: string; stderr: string }) => {
+    throw new Error(`npm pack failed (${String(error.code)}): ${error.stdout}\n${error.stderr}`)
+  })
+  const tarball = join(
+    packs,
+    readdirSync(packs).find((name) => name.endsWith('.tgz'))!,
   )
-  const tarball = join(packs, readdirSync(packs).find((name) => name.endsWith('.tgz'))!)
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }))
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({ name: 'scratch', private: true, type: 'module' }),
+  )
   // --offline: nothing may come from the network; the package has no dependencies to fetch.
   await inScratch('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', tarball])
 }, 240_000)
@@ -119,9 +137,46 @@ describe('the installed package', () => {
     await server.exit
     // Stopped: the port stops answering (npx exits at once; the server closes right after).
     await expect
-      .poll(() => fetch(`http://127.0.0.1:${port}/`).then(() => 'serving', () => 'stopped'), { timeout: 10_000 })
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/`).then(
+            () => 'serving',
+            () => 'stopped',
+          ),
+        { timeout: 10_000 },
+      )
       .toBe('stopped')
   }, 120_000)
+
+  it('bare chunkscope FILE opens it too, and stdin (-) is served from memory', async () => {
+    const file = join(CORPUS, 'acp-agent-text-turn-session.jsonl')
+    for (const args of [[file], ['-']]) {
+      const server = start([...args, '--no-open'])
+      if (args[0] === '-') server.child.stdin!.end(readFileSync(file))
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(await server.firstLine)![1]!
+      const src = new URL(url).searchParams.get('src')!
+      expect(Buffer.from(await (await fetch(src)).arrayBuffer()).equals(readFileSync(file))).toBe(true)
+      process.kill(-server.child.pid!, 'SIGINT')
+      await server.exit
+    }
+  }, 60_000)
+
+  it('chunkscope serve replays a recording that our SSE reader reads back chunk for chunk', async () => {
+    const port = await freePort()
+    const name = 'anthropic-thinking-tool-use.sse'
+    const recording = join(REPO, 'src/formats/fixtures', name)
+    const server = start(['serve', recording, '--as', 'anthropic', '--no-timing', '--port', String(port)])
+    try {
+      await server.firstLine
+      const response = await fetch(`http://127.0.0.1:${port}/v1/messages`, { method: 'POST', body: '{}' })
+      const served = readSseStream(await response.text(), 'anthropic-sse').attempt!.chunks.map((c) => c.chunk)
+      const source = await loadBytes(readFileSync(recording), name)
+      expect(served).toEqual(source.sessions[0]!.streams[0]!.chunks.map((c) => c.chunk))
+    } finally {
+      process.kill(-server.child.pid!, 'SIGINT')
+    }
+    await server.exit
+  }, 60_000)
 
   it('--version, --help listing every command, and exit 2 with a message for an unknown flag', async () => {
     const version = await inScratch('npx', ['--no', '--', 'chunkscope', '--version'])
@@ -177,7 +232,15 @@ export { source }
     writeFileSync(
       join(scratch, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
         files: ['use.ts'],
       }),
     )

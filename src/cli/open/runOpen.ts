@@ -38,8 +38,7 @@ export function packagedWebRoot(): string {
 }
 
 type Target =
-  | { readonly kind: 'file'; readonly file: ServedFile }
-  | { readonly kind: 'page'; readonly suffix: string }
+  { readonly kind: 'file'; readonly file: ServedFile } | { readonly kind: 'page'; readonly suffix: string }
 
 export async function runOpen(args: readonly string[], io: Io, deps: OpenDeps = {}): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
@@ -53,7 +52,8 @@ export async function runOpen(args: readonly string[], io: Io, deps: OpenDeps = 
   const port = Number(portText)
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`--port must be 0…65535, got ${portText}`)
   const feed = parsed.values.get('--feed')
-  if (feed !== undefined && !/^https?:\/\/[^/]/i.test(feed)) problems.push(`--feed must be an http(s) URL: ${feed}`)
+  if (feed !== undefined && !/^https?:\/\/[^/]/i.test(feed))
+    problems.push(`--feed must be an http(s) URL: ${feed}`)
   const expected = feed !== undefined ? 0 : 1
   if (parsed.files.length !== expected)
     problems.push(feed !== undefined ? 'give either FILE or --feed URL, not both' : 'expected one FILE')
@@ -96,7 +96,8 @@ export async function runOpen(args: readonly string[], io: Io, deps: OpenDeps = 
   io.out(`chunkscope open: ${what} at ${url}\n`)
   if (!parsed.flags.has('--no-open')) {
     const problem = await (deps.launch ?? openBrowser)(url)
-    if (problem !== null) io.err(`chunkscope open: could not open a browser (${problem}): open the URL above\n`)
+    if (problem !== null)
+      io.err(`chunkscope open: could not open a browser (${problem}): open the URL above\n`)
   }
   io.err('Serving on 127.0.0.1 only; Ctrl-C stops it.\n')
   await (deps.stop ?? waitForSignal)(server, url)

@@ -38,7 +38,11 @@ function unknownReason(failure: LlmFailure): string | null {
 function encodeOpenAi(chunks: readonly AnyChunk[]): EncodedBody {
   const events: WireEvent[] = []
   const created = 0
-  const frame = (chunk: number, choice: Record<string, unknown> | null, extra: Record<string, unknown> = {}) =>
+  const frame = (
+    chunk: number,
+    choice: Record<string, unknown> | null,
+    extra: Record<string, unknown> = {},
+  ) =>
     events.push({
       chunk,
       text: sse({
@@ -70,7 +74,8 @@ function encodeOpenAi(chunks: readonly AnyChunk[]): EncodedBody {
         const tool = tools.get(index) ?? { wire: tools.size, id: false, name: false }
         tools.set(index, tool)
         const id = typeof chunk['id'] === 'string' && chunk['id'] !== '' && !tool.id ? chunk['id'] : undefined
-        const name = typeof chunk['name'] === 'string' && chunk['name'] !== '' && !tool.name ? chunk['name'] : undefined
+        const name =
+          typeof chunk['name'] === 'string' && chunk['name'] !== '' && !tool.name ? chunk['name'] : undefined
         tool.id ||= id !== undefined
         tool.name ||= name !== undefined
         const call = {
@@ -197,7 +202,8 @@ function encodeAnthropic(chunks: readonly AnyChunk[]): EncodedBody {
           push(i, 'message_stop', {})
           return { events, ending: 'done' }
         }
-        if (reason.kind !== 'error' || reason.failure.code === 'STREAM_CLOSED') return { events, ending: 'cut' }
+        if (reason.kind !== 'error' || reason.failure.code === 'STREAM_CLOSED')
+          return { events, ending: 'cut' }
         const type = ANTHROPIC_ERROR_TYPES[reason.failure.code] ?? 'api_error'
         push(i, 'error', { error: { type, message: reason.failure.message } })
         return { events, ending: 'done' }

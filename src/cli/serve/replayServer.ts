@@ -59,7 +59,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       req.resume()
       return res
         .writeHead(405, { 'content-type': 'application/json', ...cors })
-        .end(JSON.stringify({ error: { message: 'POST a chat completion or message request', code: 'METHOD' } }))
+        .end(
+          JSON.stringify({ error: { message: 'POST a chat completion or message request', code: 'METHOD' } }),
+        )
     }
     served += 1
     options.log?.(`request ${served}: ${req.method} ${req.url ?? '/'}`)
@@ -132,11 +134,15 @@ async function replay(res: ServerResponse, options: ReplayServerOptions, cors: R
 
 /** The error body each API sends with an HTTP failure, so the adapter classifies it as it would the real one. */
 function errorBody(dialect: WireDialect, status: number): unknown {
-  const message = status === 429 ? 'rate limited (chunkscope serve --http 429)' : `chunkscope serve --http ${status}`
+  const message =
+    status === 429 ? 'rate limited (chunkscope serve --http 429)' : `chunkscope serve --http ${status}`
   if (dialect === 'anthropic')
     return {
       type: 'error',
-      error: { type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message },
+      error: {
+        type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error',
+        message,
+      },
     }
   return { error: { message, type: status === 429 ? 'rate_limit_error' : 'server_error', code: null } }
 }

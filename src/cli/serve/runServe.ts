@@ -10,7 +10,7 @@ import { startReplayServer, type Faults, type ReplayBody, type ReplayServer } fr
 export const SERVE_USAGE = `chunkscope serve REC --as openai|anthropic|deepseek [options]   replay REC as a streaming API
   --as DIALECT      openai / deepseek: Chat Completions SSE; anthropic: Messages SSE
   --attempt ID      the stream to replay (default: the first)
-  --port N          port on 127.0.0.1 (default 8788; 0 picks a free one)
+  --port N          port on 127.0.0.1 (default 8789; 0 picks a free one)
   --speed X         X times the recorded pace (default 1)
   --no-timing       no pauses: the whole body at once
   --cut-at K        drop the connection before chunk K (the client sees the stream close early)
@@ -45,7 +45,14 @@ export function replayBody(attempt: Attempt, dialect: WireDialect): ReplayBody {
     }
     return { events, times, dialect }
   }
-  return { events: encodeWire(attempt.chunks.map((chunk) => chunk.chunk), dialect).events, times, dialect }
+  return {
+    events: encodeWire(
+      attempt.chunks.map((chunk) => chunk.chunk),
+      dialect,
+    ).events,
+    times,
+    dialect,
+  }
 }
 
 function count(flag: string, text: string | undefined, problems: string[], min = 0): number | undefined {
@@ -82,12 +89,14 @@ export async function runServe(
   if (parsed.files.length !== 1) problems.push('expected one recording (REC)')
   const as = parsed.values.get('--as')
   const dialect = as !== undefined ? DIALECTS[as] : undefined
-  if (dialect === undefined) problems.push(`--as must be openai, anthropic or deepseek${as ? `, got ${as}` : ''}`)
-  const port = count('--port', parsed.values.get('--port') ?? '8788', problems) ?? 0
+  if (dialect === undefined)
+    problems.push(`--as must be openai, anthropic or deepseek${as ? `, got ${as}` : ''}`)
+  const port = count('--port', parsed.values.get('--port') ?? '8789', problems) ?? 0
   if (port > 65535) problems.push('--port must be 0…65535')
   const speedText = parsed.values.get('--speed')
   const speed = speedText === undefined ? 1 : Number(speedText)
-  if (!(speed > 0) || !Number.isFinite(speed)) problems.push(`--speed expects a positive number, got ${speedText}`)
+  if (!(speed > 0) || !Number.isFinite(speed))
+    problems.push(`--speed expects a positive number, got ${speedText}`)
   const faults: { -readonly [K in keyof Faults]: Faults[K] } = {}
   const cutAt = count('--cut-at', parsed.values.get('--cut-at'), problems)
   if (cutAt !== undefined) faults.cutAt = cutAt
@@ -112,7 +121,10 @@ export async function runServe(
   const body = replayBody(picked.attempt, dialect)
   // A recorded HTTP failure (the attempt's only chunk is its finish, with the status) is answered as one.
   const only = picked.attempt.chunks.length === 1 ? picked.attempt.chunks[0]!.chunk : null
-  const failure = only?.type === 'finish' ? (only as { reason?: { failure?: { status?: unknown } } }).reason?.failure : undefined
+  const failure =
+    only?.type === 'finish'
+      ? (only as { reason?: { failure?: { status?: unknown } } }).reason?.failure
+      : undefined
   if (faults.httpStatus === undefined && typeof failure?.status === 'number' && failure.status >= 400)
     faults.httpStatus = failure.status
   let server: ReplayServer

@@ -25,11 +25,14 @@ async function attemptsOf(dir: URL, names: string[]): Promise<{ name: string; at
 async function roundTrip(attempt: Attempt, dialect: WireDialect, faults: Faults = {}) {
   const server = await startReplayServer({ body: replayBody(attempt, dialect), port: 0, speed: 0, faults })
   try {
-    const response = await fetch(`${server.url}/v1/${dialect === 'openai' ? 'chat/completions' : 'messages'}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'x', stream: true, messages: [] }),
-    })
+    const response = await fetch(
+      `${server.url}/v1/${dialect === 'openai' ? 'chat/completions' : 'messages'}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'x', stream: true, messages: [] }),
+      },
+    )
     // A cut connection rejects the read; what arrived before it is in the partial text.
     const text = await readAll(response)
     const read = readSseStream(text, dialect === 'openai' ? 'openai-sse' : 'anthropic-sse')
@@ -69,7 +72,8 @@ function contentStreamed(chunks: readonly AnyChunk[]): boolean {
   for (const chunk of chunks as readonly Record<string, unknown>[]) {
     const index = chunk['index'] as number
     const part = chunk['type'] === 'tool-call-delta' ? chunk['argumentsDelta'] : chunk['text']
-    if (String(chunk['type']).endsWith('-delta')) streamed.set(index, (streamed.get(index) ?? '') + String(part ?? ''))
+    if (String(chunk['type']).endsWith('-delta'))
+      streamed.set(index, (streamed.get(index) ?? '') + String(part ?? ''))
     const block = chunk['block'] as { type?: string; arguments?: string; text?: string } | undefined
     if (chunk['type'] !== 'block-end' || block === undefined) continue
     if (block.type !== 'tool-call') {
@@ -88,13 +92,15 @@ function contentStreamed(chunks: readonly AnyChunk[]): boolean {
 
 describe('chunkscope serve', () => {
   it('re-encodes the corpus streams the Messages wire can carry; our reader reads them back chunk for chunk', async () => {
-    const attempts = await attemptsOf(CORPUS, readdirSync(CORPUS).filter((name) => name.endsWith('.jsonl')))
+    const attempts = await attemptsOf(
+      CORPUS,
+      readdirSync(CORPUS).filter((name) => name.endsWith('.jsonl')),
+    )
     let compared = 0
     for (const { name, attempt } of attempts) {
       const recorded = chunksOf(attempt)
       const finish = recorded.find((chunk) => chunk.type === 'finish') as
-        | { reason: { kind: string; failure?: { code: string } } }
-        | undefined
+        { reason: { kind: string; failure?: { code: string } } } | undefined
       // An error finish without a wire form of its own (a provider HTTP error, an empty response) cannot travel.
       if (finish?.reason.kind === 'error' || finish?.reason.kind === 'aborted') continue
       // Anthropic sends a block's content only as its deltas: a recording whose closed block says otherwise
@@ -110,7 +116,10 @@ describe('chunkscope serve', () => {
         // The Anthropic adapter's block-end re-serialises the parsed tool input (§9): compact JSON.
         const block = (chunk as { block?: { type: string; arguments: string } }).block
         if (chunk.type === 'block-end' && block?.type === 'tool-call')
-          return { ...chunk, block: { ...block, arguments: JSON.stringify(JSON.parse(block.arguments || '{}')) } }
+          return {
+            ...chunk,
+            block: { ...block, arguments: JSON.stringify(JSON.parse(block.arguments || '{}')) },
+          }
         if (chunk.type !== 'finish') return chunk
         // replayState is adapter-private (§1): the adapter rebuilds it from the response; it is not on the wire.
         const { replayState: _dropped, ...rest } = chunk as Record<string, unknown>
@@ -118,7 +127,11 @@ describe('chunkscope serve', () => {
       })
       // A recording that stops before its finish is served as a dropped connection.
       if (finish === undefined) expected.push(CLOSED('message_stop'))
-      expect({ name, id: attempt.id, chunks: back.chunks }).toEqual({ name, id: attempt.id, chunks: expected })
+      expect({ name, id: attempt.id, chunks: back.chunks }).toEqual({
+        name,
+        id: attempt.id,
+        chunks: expected,
+      })
       compared += 1
     }
     expect(compared).toBeGreaterThan(10)
@@ -135,14 +148,14 @@ describe('chunkscope serve', () => {
   })
 
   it('scripted faults: --cut-at K drops the connection before chunk K, --http answers the status', async () => {
-    const [{ attempt }] = await attemptsOf(FIXTURES, ['anthropic-thinking-tool-use.sse'])
-    const recorded = chunksOf(attempt!)
+    const attempt = (await attemptsOf(FIXTURES, ['anthropic-thinking-tool-use.sse']))[0]!.attempt
+    const recorded = chunksOf(attempt)
     const k = 5
-    const cut = await roundTrip(attempt!, 'anthropic', { cutAt: k })
+    const cut = await roundTrip(attempt, 'anthropic', { cutAt: k })
     expect(cut.chunks).toEqual([...recorded.slice(0, k), CLOSED('message_stop')])
-    const stalled = await roundTrip(attempt!, 'anthropic', { stallAt: { at: k, ms: 20 } })
+    const stalled = await roundTrip(attempt, 'anthropic', { stallAt: { at: k, ms: 20 } })
     expect(stalled.chunks).toEqual(recorded)
-    const limited = await roundTrip(attempt!, 'openai', { httpStatus: 429 })
+    const limited = await roundTrip(attempt, 'openai', { httpStatus: 429 })
     expect(limited.status).toBe(429)
   })
 })
