@@ -1,6 +1,6 @@
 // `chunkscope/core`: the harness-exact BlockAssembler, the replay engine, the stream checks and the session model
 // (src/core/README.md). No React, DOM or Node APIs: it runs in Node ≥ 20, browsers and workers.
-export { BlockAssembler, assembleOpen, malformation } from '../core/BlockAssembler'
+export { BlockAssembler, assembleOpen } from '../core/BlockAssembler'
 export type { AssembledBlocks, AssemblerSnapshot, AssemblerState, PartialBlock } from '../core/BlockAssembler'
 export { ReplayBuilder, ReplayEngine } from '../core/ReplayEngine'
 export type { BlockFrame, BlockLife, ReplayFrame, ReplayOptions } from '../core/ReplayEngine'
