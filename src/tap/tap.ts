@@ -6,10 +6,13 @@ import { join } from 'node:path'
 import type { LlmFailure, StreamChunk } from '../core/protocol'
 import { SessionRecorder, type RecordSink } from '../formats/capture/sessionRecorder'
 import type { FeedRecord } from '../formats/live/feedProtocol'
+import type { TapFeed } from './tapFeed'
 
 export type TapOptions = {
   /** Directory for the logs, one `<id>.jsonl` per tapped call (created if missing). */
   readonly out?: string
+  /** A live feed from `startTapFeed`: the workbench shows the call while it streams. */
+  readonly feed?: Pick<TapFeed, 'capture' | 'record'>
   /** Each record once it is written (or at once without `out`): forward it to your own live view. */
   readonly publish?: (record: FeedRecord) => void
   /** The log's title and `source.model` (default `tap`, `unknown`). */
@@ -50,7 +53,11 @@ export async function* tap<C extends StreamChunk>(
     provider: options.provider ?? 'tap',
     header: { chunkscopeTap: { title: options.title ?? 'tap' } },
     sink: path !== null ? fileSink(path) : NO_SINK,
-    ...(options.publish !== undefined ? { publish: options.publish } : {}),
+    publish: (record) => {
+      options.feed?.record(id, record)
+      options.publish?.(record)
+    },
+    ...(options.feed !== undefined ? { onSummary: options.feed.capture } : {}),
     onSinkError:
       options.onError ??
       ((error) => process.stderr.write(`chunkscope tap: cannot write ${path}: ${String(error)}\n`)),
