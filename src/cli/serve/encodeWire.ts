@@ -16,7 +16,8 @@ const MODEL = 'chunkscope-replay'
  * Encodes `chunks` as the dialect's streaming body. DeepSeek/OpenAI (`openai`): one `chat.completion.chunk` per
  * delta (`content`, `reasoning_content`, `tool_calls[w]` with the id and name on their first appearance), usage in
  * its own chunk, `finish_reason` at the finish then `[DONE]`; block starts and ends have no wire form (the adapter
- * opens blocks lazily and closes them all at `[DONE]`). Anthropic (`anthropic`): `message_start`, then
+ * opens blocks lazily and closes them all at `[DONE]`). Anthropic (`anthropic`): `message_start` (with usage, zeros
+ * when none was recorded), then
  * `content_block_start` / `_delta` / `_stop` per chunk, usage and `stop_reason` in `message_delta`, `message_stop`.
  * A finish the dialect cannot say (a transport failure, an abort) ends the body without the end marker, which the
  * adapter reads as STREAM_CLOSED; an `error` finish in the Anthropic dialect is an `error` event.
@@ -145,6 +146,9 @@ function encodeAnthropic(chunks: readonly AnyChunk[]): EncodedBody {
   const events: WireEvent[] = []
   const push = (chunk: number, type: string, data: Record<string, unknown>) =>
     events.push({ chunk, text: sse({ type, ...data }, type) })
+  // The API always reports usage, and the SDKs rely on it (message_delta updates message_start's): a recording
+  // without a usage chunk gets zeros, which the adapter reads as a usage chunk of zeros.
+  const recorded = chunks.find((chunk) => chunk.type === 'usage') as { usage: TokenUsage } | undefined
   push(0, 'message_start', {
     message: {
       id: 'msg_replay',
@@ -154,6 +158,7 @@ function encodeAnthropic(chunks: readonly AnyChunk[]): EncodedBody {
       content: [],
       stop_reason: null,
       stop_sequence: null,
+      usage: anthropicUsage(recorded?.usage ?? { inputTokens: 0, outputTokens: 0 }),
     },
   })
   const toolIdentity = toolIdentities(chunks)
