@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import type { ToolCallBlock } from '../../core/protocol'
 import type { Attempt } from '../../core/session'
 import { BlockAssembler } from '../../core/BlockAssembler'
 import { loadBytes } from '../../formats/loadBytes'
@@ -75,8 +76,8 @@ describe('chunkscope serve and the official SDKs', () => {
     expect(got.content).toBe(text('text'))
     expect(got.tools).toEqual(
       blocks
-        .filter((b) => b.type === 'tool-call')
-        .map((b) => ({ id: b['id'], name: b['name'], arguments: b['arguments'] })),
+        .flatMap((b) => (b.type === 'tool-call' ? [b as ToolCallBlock] : []))
+        .map((b) => ({ id: b.id, name: b.name, arguments: b.arguments })),
     )
     expect(got.finish).toBe('tool_calls')
   })
