@@ -148,6 +148,55 @@ describe('the installed package', () => {
       .toBe('stopped')
   }, 120_000)
 
+  it('a tapped call published on startTapFeed shows in chunkscope open --feed, in Chromium', async () => {
+    writeFileSync(
+      join(scratch, 'feed.mjs'),
+      `import { startTapFeed, tap } from 'chunkscope/tap'
+const feed = await startTapFeed()
+const chunks = [
+  { type: 'block-start', index: 0, blockType: 'text' },
+  { type: 'text-delta', index: 0, text: 'Hello from ' },
+  { type: 'text-delta', index: 0, text: 'a tapped adapter' },
+  { type: 'block-end', index: 0, block: { type: 'text', text: 'Hello from a tapped adapter' } },
+  { type: 'finish', reason: { kind: 'stop' } },
+]
+async function* adapter() { yield* chunks }
+for await (const _chunk of tap(adapter(), { feed, title: 'tapped call' })) {}
+console.log(feed.url)
+process.stdin.resume()
+process.stdin.on('end', () => feed.close())
+`,
+    )
+    const feeder = spawn('node', ['feed.mjs'], { cwd: scratch })
+    const feedUrl = await new Promise<string>((resolve, reject) => {
+      feeder.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()))
+      feeder.once('exit', () => reject(new Error('the feed script exited')))
+    })
+    const server = start(['open', '--feed', feedUrl, '--no-open'])
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(await server.firstLine)![1]!
+    const executablePath = chromiumPath()
+    const browser = await chromium.launch({
+      ...(executablePath === undefined ? {} : { executablePath }),
+      args: CHROMIUM_ARGS,
+    })
+    try {
+      const page = await browser.newPage()
+      await page.goto(url)
+      const capture = page.getByRole('list', { name: 'Captures' }).getByRole('listitem').first()
+      await capture.waitFor({ timeout: 30_000 })
+      await expect.poll(() => capture.getAttribute('data-state'), { timeout: 30_000 }).toBe('completed')
+      const message = page.getByRole('region', { name: 'Final message' })
+      await expect
+        .poll(() => message.textContent(), { timeout: 30_000 })
+        .toContain('Hello from a tapped adapter')
+    } finally {
+      await browser.close()
+      process.kill(-server.child.pid!, 'SIGINT')
+      feeder.stdin.end()
+    }
+    await server.exit
+  }, 120_000)
+
   it('bare chunkscope FILE opens it too, and stdin (-) is served from memory', async () => {
     const file = join(CORPUS, 'acp-agent-text-turn-session.jsonl')
     for (const args of [[file], ['-']]) {
