@@ -227,6 +227,16 @@ process.stdin.on('end', () => feed.close())
     await server.exit
   }, 60_000)
 
+  it('inspect reads a SQLite session store with the sql.js copy the package carries', async () => {
+    const store = join(REPO, 'src/formats/fixtures/binary/dsh-sessions.sqlite')
+    const report = JSON.parse(
+      await inScratch('npx', ['--no', '--', 'chunkscope', 'inspect', store, '--json']),
+    ) as {
+      format: string
+    }
+    expect(report.format).toBe('dsh-sqlite')
+  }, 60_000)
+
   it('--version, --help listing every command, and exit 2 with a message for an unknown flag', async () => {
     const version = await inScratch('npx', ['--no', '--', 'chunkscope', '--version'])
     expect(version.trim()).toMatch(/^chunkscope \d+\.\d+\.\d+/)
