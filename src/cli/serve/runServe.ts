@@ -1,7 +1,6 @@
 // `chunkscope serve REC --as openai|anthropic|deepseek [--port N] [--attempt ID] [--speed X] [--no-timing]
 //  [--cut-at K] [--stall-at K MS] [--http STATUS]`: a recording replayed as a streaming API endpoint.
 import type { Attempt } from '../../core/session'
-import { wireEvent } from '../../formats/wire'
 import { loadFile, parseOptions, pickAttempt, type Io, type LoadPath } from '../loadFile'
 import { waitForSignal } from '../signals'
 import { encodeWire, type WireDialect, type WireEvent } from './encodeWire'
@@ -37,11 +36,15 @@ export function replayBody(attempt: Attempt, dialect: WireDialect): ReplayBody {
   const wire = attempt.wire
   const captured = dialect === 'openai' ? 'openai-sse' : 'anthropic-sse'
   if (wire !== undefined && wire.format === captured) {
+    // The body byte for byte, cut at event starts: separators, comments and an unterminated last event (which the
+    // reader drops) stay as they came. A captured HTTP head (`HTTP/1.1 200 …`) is not part of the body.
     const events: WireEvent[] = []
+    const bodyStart = wire.text.startsWith('HTTP/') ? (wire.start[0] ?? wire.text.length) : 0
     for (let i = 0; i < wire.count; i++) {
-      const event = wireEvent(wire, i)!
+      const from = i === 0 ? bodyStart : wire.start[i]!
+      const to = i + 1 < wire.count ? wire.start[i + 1]! : wire.text.length
       // Paced by the first chunk the event became (an event that became none goes with the next one).
-      events.push({ chunk: wire.chunkFrom[i]!, text: `${event.raw}\n\n` })
+      events.push({ chunk: wire.chunkFrom[i]!, text: wire.text.slice(from, to) })
     }
     return { events, times, dialect }
   }
