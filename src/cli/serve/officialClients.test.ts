@@ -30,11 +30,11 @@ function blocksOf(attempt: Attempt) {
 async function serving<T>(
   attempt: Attempt,
   dialect: WireDialect,
-  use: (url: string) => Promise<T>,
+  withUrl: (url: string) => Promise<T>,
 ): Promise<T> {
   const server = await startReplayServer({ body: replayBody(attempt, dialect), port: 0, speed: 0 })
   try {
-    return await use(server.url)
+    return await withUrl(server.url)
   } finally {
     await server.close()
   }
