@@ -1,4 +1,4 @@
-import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { flushSync } from 'react-dom'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { useChunkscope } from '../StoreContext'
@@ -8,10 +8,10 @@ import {
   lastPosOf,
   rowAtOrBefore,
   rowOf,
-  scrollScale,
   seekTargetOf,
   type TimelineRows,
 } from './buildTimelineRows'
+import { contentTop, rowsInView, scrollSpace, scrollTopFor } from './scrollSpace'
 import { ROW_HEIGHT, TimelineRow, type RowState } from './TimelineRow'
 
 const HEADER = ROW_HEIGHT
@@ -50,13 +50,9 @@ export function TimelineGrid({
   const [viewport, setViewport] = useState(600)
   const [scrollTop, setScrollTop] = useState(0)
   const view = Math.max(ROW_HEIGHT, viewport - HEADER)
-  const content = rows.count * ROW_HEIGHT
-  const scale = scrollScale(content, view)
-  // Scrolled to the bottom (body − view), the top of the view must show content − view: the last rows.
-  const body = scale === 1 ? content : view + (content - view) / scale
-  const bottom = Math.max(0, content - view)
-  // Scroll offsets near the cap are floats with 2 px steps: within them of the end is the end.
-  const top = scrollTop >= body - view - 2 ? bottom : Math.min(bottom, Math.max(0, scrollTop * scale))
+  // Memoized: the cursor-follow effect below must not run again on every scroll.
+  const space = useMemo(() => scrollSpace(rows.count, ROW_HEIGHT, view), [rows.count, view])
+  const top = contentTop(space, view, scrollTop)
 
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -87,13 +83,13 @@ export function TimelineGrid({
     const y = row * ROW_HEIGHT
     if (y >= at && y + ROW_HEIGHT <= at + view) return
     const far = y < at - view || y > at + 2 * view
-    const next = Math.min(bottom, Math.max(0, far ? y - view / 2 : y < at ? y : y + ROW_HEIGHT - view))
+    const next = Math.min(space.bottom, Math.max(0, far ? y - view / 2 : y < at ? y : y + ROW_HEIGHT - view))
     topRef.current = next
-    const scrolled = next === bottom ? body - view : next / scale
+    const scrolled = scrollTopFor(space, view, next)
     el.scrollTop = scrolled
     // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows.
     setScrollTop(scrolled)
-  }, [k, rows, scale, view, body, bottom])
+  }, [k, rows, space, view])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
 
@@ -129,8 +125,7 @@ export function TimelineGrid({
 
   const stateOf = (row: number): RowState =>
     row === current ? 'current' : lastPosOf(rows, row) < k ? 'applied' : 'pending'
-  const first = Math.min(rows.count, Math.floor(top / ROW_HEIGHT))
-  const end = Math.min(rows.count, Math.ceil((top + view) / ROW_HEIGHT) + OVERSCAN)
+  const { first, end } = rowsInView(rows.count, ROW_HEIGHT, view, top, OVERSCAN)
   const slots = Math.ceil(view / ROW_HEIGHT) + OVERSCAN + 1
   const base = first - (first % BASE_STEP)
   const shown: number[] = []
@@ -149,7 +144,7 @@ export function TimelineGrid({
         role="grid"
         tabIndex={0}
         onKeyDown={onKeyDown}
-        style={{ height: HEADER + body }}
+        style={{ height: HEADER + space.body }}
         className="block w-full outline-offset-[-2px]"
       >
         <thead className="sticky top-0 z-10 block">
