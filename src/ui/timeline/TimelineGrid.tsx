@@ -34,7 +34,8 @@ const BASE_STEP = 1024
  *
  * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
  * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
- * `scale` content pixels, so the last rows are still reached at the bottom.
+ * `scale` content pixels, so the last rows are still reached at the bottom (scrollSpace.ts; the page opens at most
+ * a million chunks per stream today, see workers/budget.ts, so this matters once that limit rises).
  */
 export function TimelineGrid({
   engine,
