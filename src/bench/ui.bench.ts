@@ -12,7 +12,7 @@ import { loadBaseline, saveResults } from './baseline'
 import { flatten, median, percentile, printTable, type Row } from './report'
 
 const N = Number(process.env['BENCH_UI_CHUNKS'] ?? 1_000_000)
-const PORT = 5310
+const PORT = Number(process.env['BENCH_UI_PORT'] ?? 5310)
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkscope-bench-'))
 const file = join(dir, `generated-${N}.ndjson`)
@@ -60,7 +60,7 @@ try {
     return times
   })
 
-  // Timeline scroll: 120 frames of scrolling by 2,000 px, frame-to-frame intervals.
+  // Timeline scroll: a fling of 120 frames scrolling by 3,000 px each, frame-to-frame intervals.
   const frames = await page.evaluate(async () => {
     const region = document.querySelector('[aria-label="Timeline"]')
     const scroller = [...(region?.querySelectorAll<HTMLElement>('*') ?? [])].find(
@@ -70,7 +70,7 @@ try {
     const intervals: number[] = []
     let last = performance.now()
     for (let i = 0; i < 120; i++) {
-      scroller.scrollTop += 2000
+      scroller.scrollTop += 3000
       await new Promise((resolve) => requestAnimationFrame(resolve))
       const now = performance.now()
       intervals.push(now - last)

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { flushSync } from 'react-dom'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { useChunkscope } from '../StoreContext'
 import {
@@ -8,23 +8,34 @@ import {
   lastPosOf,
   rowAtOrBefore,
   rowOf,
-  scrollScale,
   seekTargetOf,
   type TimelineRows,
 } from './buildTimelineRows'
-import { COLUMNS, ROW_HEIGHT, TimelineRow, type RowState } from './TimelineRow'
+import { contentTop, rowsInView, scrollSpace, scrollTopFor } from './scrollSpace'
+import { ROW_HEIGHT, TimelineRow, type RowState } from './TimelineRow'
 
 const HEADER = ROW_HEIGHT
 const COLUMN_NAMES = ['seq', 'Δt', 'type', 'idx', 'payload', 'effect'] as const
+
+/** Rows rendered below the view, so a short scroll shows rows already laid out. */
+const OVERSCAN = 2
+/** Row offsets are measured from a base row that moves in steps of this many rows (see below). */
+const BASE_STEP = 1024
 
 /**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
  * Scrolling follows the cursor only when its row leaves the view, so playback does not scroll every frame.
  *
- * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) rows
- * are laid out as they are; beyond it the scrolled body is clamped to 30M px and one scrolled pixel stands for
- * `scale` content pixels: the virtualizer works in the clamped space (rows of 22/scale px) and each rendered row is
- * shifted back to its true 22 px pitch relative to the top of the view.
+ * Only the rows in view are rendered, in a body that sticks to the top of the view: the scrolled length comes from
+ * the table's height, so no element sits millions of pixels down. Each row is placed relative to a base row (a
+ * multiple of BASE_STEP) and the body is shifted by the base's distance from the view's top, so scrolling by less
+ * than a row changes one transform and re-renders no row; rows are keyed by slot (row mod the window size), so a
+ * row scrolled out is reused for the row scrolled in rather than being destroyed and created.
+ *
+ * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
+ * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
+ * `scale` content pixels, so the last rows are still reached at the bottom (scrollSpace.ts; the page opens at most
+ * a million chunks per stream today, see workers/budget.ts, so this matters once that limit rises).
  */
 export function TimelineGrid({
   engine,
@@ -38,51 +49,48 @@ export function TimelineGrid({
   const prefix = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const [viewport, setViewport] = useState(600)
-  const content = rows.count * ROW_HEIGHT
-  const scale = scrollScale(content, viewport - HEADER)
-  const pitch = ROW_HEIGHT / scale
-  // Scrolled to the bottom (body − view), the top of the view must show content − view: the last rows.
-  const body = scale === 1 ? content : viewport - HEADER + (content - viewport + HEADER) / scale
-
-  // Not memoized by a compiler here: the virtualizer's functions are only called during this render.
-  // oxlint-disable-next-line react/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: rows.count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => pitch,
-    scrollMargin: HEADER,
-    overscan: 12,
-  })
+  const [scrollTop, setScrollTop] = useState(0)
+  const view = Math.max(ROW_HEIGHT, viewport - HEADER)
+  // Memoized: the cursor-follow effect below must not run again on every scroll.
+  const space = useMemo(() => scrollSpace(rows.count, ROW_HEIGHT, view), [rows.count, view])
+  const top = contentTop(space, view, scrollTop)
 
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (el === null) return
     const observer = new ResizeObserver(() => setViewport(el.clientHeight))
     observer.observe(el)
-    return () => observer.disconnect()
+    // Rendered within the scroll event, before the frame paints: the rows never trail the scrollbar by a frame.
+    const onScroll = () => flushSync(() => setScrollTop(el.scrollTop))
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => {
+      observer.disconnect()
+      el.removeEventListener('scroll', onScroll)
+    }
   }, [])
 
   // Keep the current row in view, moving only when it is out of view (centred after a far jump). The view's size
-  // and offset come from the ResizeObserver and the virtualizer's scroll tracking: reading them from the element
-  // here would force a layout on every step.
-  const offset = virtualizer.scrollOffset ?? 0
-  const offsetRef = useRef(offset)
+  // and offset come from the ResizeObserver and the scroll listener: reading them from the element here would
+  // force a layout on every step.
+  const topRef = useRef(top)
   useLayoutEffect(() => {
-    offsetRef.current = offset
-  }, [offset])
+    topRef.current = top
+  }, [top])
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (el === null || rows.count === 0 || k === 0) return
     const row = Math.max(0, rowAtOrBefore(rows, k - 1))
-    const view = viewport - HEADER
-    const top = offsetRef.current * scale
+    const at = topRef.current
     const y = row * ROW_HEIGHT
-    if (y >= top && y + ROW_HEIGHT <= top + view) return
-    const far = y < top - view || y > top + 2 * view
-    const next = Math.max(0, far ? y - view / 2 : y < top ? y : y + ROW_HEIGHT - view) / scale
-    offsetRef.current = next
-    el.scrollTop = next
-  }, [k, rows, scale, viewport])
+    if (y >= at && y + ROW_HEIGHT <= at + view) return
+    const far = y < at - view || y > at + 2 * view
+    const next = Math.min(space.bottom, Math.max(0, far ? y - view / 2 : y < at ? y : y + ROW_HEIGHT - view))
+    topRef.current = next
+    const scrolled = scrollTopFor(space, view, next)
+    el.scrollTop = scrolled
+    // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows.
+    setScrollTop(scrolled)
+  }, [k, rows, space, view])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
 
@@ -118,9 +126,14 @@ export function TimelineGrid({
 
   const stateOf = (row: number): RowState =>
     row === current ? 'current' : lastPosOf(rows, row) < k ? 'applied' : 'pending'
+  const { first, end } = rowsInView(rows.count, ROW_HEIGHT, view, top, OVERSCAN)
+  const slots = Math.ceil(view / ROW_HEIGHT) + OVERSCAN + 1
+  const base = first - (first % BASE_STEP)
+  const shown: number[] = []
+  for (let row = first; row < end; row++) shown.push(row)
   return (
-    <div ref={scrollRef} className="h-full overflow-auto">
-      {/* Table elements laid out as CSS grid rows: the virtual rows are absolutely positioned in the body. */}
+    <div ref={scrollRef} className="timeline-grid h-full overflow-auto">
+      {/* Table elements laid out as blocks and CSS grid rows; the table's height is the scrolled length. */}
       <table
         aria-label="Chunks"
         aria-rowcount={rows.count + 1}
@@ -132,13 +145,14 @@ export function TimelineGrid({
         role="grid"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        style={{ height: HEADER + space.body }}
         className="block w-full outline-offset-[-2px]"
       >
         <thead className="sticky top-0 z-10 block">
           <tr
             aria-rowindex={1}
             style={{ height: HEADER }}
-            className={`${COLUMNS} items-center border-b border-slate-200 bg-slate-50 text-[11px] text-slate-500 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-400`}
+            className="timeline-columns border-b border-slate-200 bg-slate-50 text-[11px] text-slate-500 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-400"
           >
             {COLUMN_NAMES.map((name, column) => (
               <th
@@ -151,16 +165,20 @@ export function TimelineGrid({
             ))}
           </tr>
         </thead>
-        <tbody className="relative block" style={{ height: body }}>
-          {virtualizer.getVirtualItems().map((item) => (
+        {/* Stuck under the header; the partly scrolled-out top row slides under the header's opaque background. */}
+        <tbody
+          className="sticky block"
+          style={{ top: HEADER, height: view, transform: `translateY(${base * ROW_HEIGHT - top}px)` }}
+        >
+          {shown.map((row) => (
             <TimelineRow
-              key={rows.positions[item.index]}
-              id={`${prefix}-${item.index}`}
+              key={row % slots}
+              id={`${prefix}-${row}`}
               engine={engine}
               rows={rows}
-              row={item.index}
-              top={item.index * ROW_HEIGHT - offset * (scale - 1)}
-              state={stateOf(item.index)}
+              row={row}
+              top={(row - base) * ROW_HEIGHT}
+              state={stateOf(row)}
               onSeek={onSeek}
               onToggle={toggleRun}
             />

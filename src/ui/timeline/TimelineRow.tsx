@@ -4,39 +4,36 @@ import type { ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { ROW_RUN, ROW_RUN_HEAD, type TimelineRows } from './buildTimelineRows'
 import { effectLabel, gapLabel, indexOf, payloadPreview, runEffectLabel, type Tone } from './describeChunk'
+import './timeline.css'
 
 export const ROW_HEIGHT = 22
-/** seq · Δt · type · index · payload · effect; the header uses the same template. */
-export const COLUMNS = 'grid grid-cols-[3.5rem_3.75rem_7.5rem_2rem_minmax(0,1fr)_11rem] gap-x-2 px-2'
 
-export const TONE: Record<Tone, string> = {
+/** Colour classes from timeline.css: plain class rules, so a row re-rendered during a fling matches few rules. */
+const TONE: Record<Tone, string> = {
   plain: '',
-  muted: 'text-slate-400 dark:text-slate-500',
-  warning: 'text-amber-600 dark:text-amber-400',
-  error: 'text-red-600 dark:text-red-400',
+  muted: 'timeline-muted',
+  warning: 'timeline-warning',
+  error: 'timeline-error',
 }
 
 export type RowState = 'applied' | 'current' | 'pending'
-
-const STATE: Record<RowState, string> = {
-  applied: 'hover:bg-slate-100 dark:hover:bg-slate-800',
-  current:
-    'bg-sky-100 shadow-[inset_3px_0_0_var(--color-sky-500)] dark:bg-sky-900/50 dark:shadow-[inset_3px_0_0_var(--color-sky-400)]',
-  pending: 'opacity-45 hover:bg-slate-100 hover:opacity-80 dark:hover:bg-slate-800',
-}
 
 type Props = {
   readonly id: string
   readonly engine: ReplayEngine
   readonly rows: TimelineRows
   readonly row: number
+  /** Offset from the top of the row window (see TimelineGrid): small numbers, whatever the row's index. */
   readonly top: number
   readonly state: RowState
   readonly onSeek: (row: number) => void
   readonly onToggle: (head: number) => void
 }
 
-/** One timeline row: a chunk, or a collapsed run of deltas standing for `spans[row]` chunks. */
+/**
+ * One timeline row: a chunk, or a collapsed run of deltas standing for `spans[row]` chunks. Seven elements for a
+ * plain chunk (the row and its six cells; the type cell is its own badge): a fling renders every visible row anew.
+ */
 export const TimelineRow = memo(function TimelineRow({
   id,
   engine,
@@ -70,28 +67,21 @@ export const TimelineRow = memo(function TimelineRow({
       data-state={state}
       data-run={run ? span : undefined}
       onClick={() => onSeek(row)}
-      style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
-      className={`${COLUMNS} absolute inset-x-0 top-0 cursor-pointer items-center font-mono text-xs whitespace-nowrap ${STATE[state]}`}
+      style={{ transform: `translateY(${top}px)` }}
+      className={`timeline-columns timeline-row ${state === 'applied' ? '' : state}`}
     >
-      <td className="text-right text-slate-500 tabular-nums dark:text-slate-400">{run ? `${seq}…` : seq}</td>
-      <td className={`text-right tabular-nums ${TONE[gap.tone]}`}>{gap.text}</td>
-      <td className="min-w-0">
-        <span
-          className={`inline-block max-w-full truncate rounded px-1 leading-4 ${style?.badge ?? UNKNOWN_BADGE}`}
-        >
-          {chunk.type}
-        </span>
-      </td>
-      <td className="text-right tabular-nums">{index ?? ''}</td>
-      <td className="flex min-w-0 items-center gap-1">
-        {run || kind === ROW_RUN_HEAD ? (
+      <td className="timeline-number timeline-dim">{run ? `${seq}…` : seq}</td>
+      <td className={`timeline-number ${TONE[gap.tone]}`}>{gap.text}</td>
+      <td className={`timeline-badge ${style?.badge ?? UNKNOWN_BADGE}`}>{chunk.type}</td>
+      <td className="timeline-number">{index ?? ''}</td>
+      {run || kind === ROW_RUN_HEAD ? (
+        <td className="timeline-toggle">
           <button
             type="button"
             tabIndex={-1}
             aria-expanded={!run}
             aria-label={run ? `Expand ${span} more ${chunk.type}` : `Collapse run of ${span} ${chunk.type}`}
             title={run ? 'Expand this run (Enter)' : 'Collapse this run (Enter)'}
-            className="shrink-0 rounded px-0.5 leading-4 text-slate-500 hover:bg-slate-200 dark:hover:bg-slate-700"
             onClick={(event) => {
               event.stopPropagation()
               onToggle(head)
@@ -99,15 +89,16 @@ export const TimelineRow = memo(function TimelineRow({
           >
             {run ? '▸' : '▾'}
           </button>
-        ) : null}
-        <span
-          className={`truncate ${run ? 'text-slate-500 italic dark:text-slate-400' : ''}`}
-          title={payload}
-        >
+          <span className={`timeline-clip ${run ? 'timeline-run' : ''}`} title={payload}>
+            {payload}
+          </span>
+        </td>
+      ) : (
+        <td className="timeline-clip" title={payload}>
           {payload}
-        </span>
-      </td>
-      <td className={`truncate ${TONE[effect.tone]}`} title={effect.text}>
+        </td>
+      )}
+      <td className={`timeline-clip ${TONE[effect.tone]}`} title={effect.text}>
         {effect.text}
       </td>
     </tr>

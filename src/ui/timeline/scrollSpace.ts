@@ -1,0 +1,53 @@
+import { scrollScale } from './buildTimelineRows'
+
+/**
+ * The timeline's scrolled length against its content. Chromium caps an element's height at 33,554,430 px, so past
+ * MAX_SCROLL_PX of rows one scrolled pixel stands for `scale` content pixels (see {@link scrollScale}).
+ */
+export type ScrollSpace = {
+  /** Content pixels per scrolled pixel: 1 while the rows fit under the cap. */
+  readonly scale: number
+  /** The scrolled length (the table's height below its header). */
+  readonly body: number
+  /** The content offset at the top of the view when scrolled to the end: the last rows fill the view. */
+  readonly bottom: number
+}
+
+/**
+ * @example
+ * scrollSpace(10_000_000, 22, 856) // { scale: ~7.33, body: ~30M, bottom: 219_999_144 }
+ */
+export function scrollSpace(count: number, rowHeight: number, view: number): ScrollSpace {
+  const content = count * rowHeight
+  const scale = scrollScale(content, view)
+  // Scrolled to the bottom (body − view), the top of the view must show content − view.
+  const body = scale === 1 ? content : view + (content - view) / scale
+  return { scale, body, bottom: Math.max(0, content - view) }
+}
+
+/** The content offset at the top of the view for a scroll offset. */
+export function contentTop(space: ScrollSpace, view: number, scrollTop: number): number {
+  // Scroll offsets near the cap are floats with 2 px steps: within them of the end is the end.
+  if (scrollTop >= space.body - view - 2) return space.bottom
+  return Math.min(space.bottom, Math.max(0, scrollTop * space.scale))
+}
+
+/** The scroll offset that shows content offset `top` at the top of the view (the inverse of {@link contentTop}). */
+export function scrollTopFor(space: ScrollSpace, view: number, top: number): number {
+  const clamped = Math.min(space.bottom, Math.max(0, top))
+  return clamped === space.bottom ? Math.max(0, space.body - view) : clamped / space.scale
+}
+
+/** Rows [first, end) that intersect a view whose top is at content offset `top`, plus `overscan` below it. */
+export function rowsInView(
+  count: number,
+  rowHeight: number,
+  view: number,
+  top: number,
+  overscan: number,
+): { readonly first: number; readonly end: number } {
+  return {
+    first: Math.min(count, Math.floor(top / rowHeight)),
+    end: Math.min(count, Math.ceil((top + view) / rowHeight) + overscan),
+  }
+}
