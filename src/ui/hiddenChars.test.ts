@@ -51,3 +51,14 @@ describe('hidden characters', () => {
     expect(payloadPreview(tcd(1, 'id', 'ru\u202en', '{}'))).toBe('id ru⟨RLO⟩n "{}"')
   })
 })
+
+describe('text that is not a string', () => {
+  it('passes through: a chunk may carry a number or an object where text belongs', () => {
+    const odd = [5, { toString: 1 }, null] as unknown as string[]
+    for (const value of odd) {
+      expect(hasHiddenChars(value)).toBe(false)
+      expect(markHiddenChars(value)).toBe(value)
+      expect(describeHiddenChars(value)).toBe('')
+    }
+  })
+})

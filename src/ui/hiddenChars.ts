@@ -28,7 +28,8 @@ const PATTERN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u206
 const TEST = new RegExp(PATTERN.source)
 
 export function hasHiddenChars(text: string): boolean {
-  return TEST.test(text)
+  // A chunk's "text" is whatever the file held: a number or an object must pass through, not throw here.
+  return typeof text === 'string' && TEST.test(text)
 }
 
 /** The text with each hidden character replaced by its mark: `a\u202eb` → `a⟨RLO⟩b`. */
