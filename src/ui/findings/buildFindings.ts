@@ -70,8 +70,12 @@ export function recordedMismatch(attempt: Attempt, comparison: RecordedCompariso
   return {
     rule: 'recorded-mismatch',
     severity: RULES['recorded-mismatch'],
-    seq: last?.seq ?? recorded.seq,
-    pos: Math.max(0, attempt.chunks.length - 1),
+    // A window of the stream: the whole stream's last chunk, which may lie past the window.
+    seq: attempt.window?.lastSeq ?? last?.seq ?? recorded.seq,
+    pos: Math.max(
+      0,
+      (attempt.window ? attempt.window.total - attempt.window.from : attempt.chunks.length) - 1,
+    ),
     message: parts.join('; '),
   }
 }

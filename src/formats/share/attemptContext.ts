@@ -1,0 +1,201 @@
+import type { AssemblerState } from '../../core/BlockAssembler'
+import { AssemblyPass } from '../../core/analyzeStream'
+import { RULES, type Finding, type RuleId } from '../../core/checks'
+import type { ContentBlock, SourcedChunk } from '../../core/protocol'
+import type { Attempt, AttemptKind, AttemptWindow, RecordedMessage } from '../../core/session'
+import { isRecord } from '../json'
+import type { Diagnostic, LoadedSource } from '../types'
+import { redactBlock, type RedactionOptions } from './redact'
+
+/**
+ * What a link that carries one attempt's chunks (not the whole log) must also carry so the opener sees what the
+ * sender saw: which attempt it was and its recorded `assistant/message` (PROTOCOL.md §6, so `recorded-mismatch`
+ * and the comparison survive), and for a window the whole stream's end state and its findings outside the window.
+ * All of it is untrusted data on the way in: read leniently, shown as text, never run.
+ */
+export type ShareAttempt = {
+  readonly turn: number | null
+  readonly step: number | null
+  readonly attempt: number | null
+  readonly kind: AttemptKind
+  readonly recorded?: ShareRecorded
+}
+
+export type ShareRecorded = {
+  readonly seq: number
+  readonly interrupted: boolean
+  readonly content: readonly ContentBlock[]
+  readonly shape: RecordedMessage['shape']
+  /** The cited seqs that are no event in the log / other events' / the attempt's chunks left uncited. */
+  readonly citation: RecordedMessage['citation']
+}
+
+/** The carried part of a window: see {@link AttemptWindow}. */
+export type ShareWindowEnd = {
+  readonly end: AssemblerState
+  readonly findings: readonly Finding[]
+  readonly endFrom: number
+  readonly lastSeq: number
+}
+
+/** The attempt's identity and recorded message, redacted like its chunks. */
+export function shareAttemptOf(attempt: Attempt, redact: RedactionOptions | undefined): ShareAttempt {
+  const recorded = attempt.recorded
+  return {
+    turn: attempt.turn,
+    step: attempt.step,
+    attempt: attempt.attempt,
+    kind: attempt.kind,
+    ...(recorded === null
+      ? {}
+      : {
+          recorded: {
+            seq: recorded.seq,
+            interrupted: recorded.interrupted,
+            content:
+              redact === undefined
+                ? recorded.content
+                : recorded.content.map(
+                    (block) => redactBlock(block as Record<string, unknown>, redact) as ContentBlock,
+                  ),
+            shape: recorded.shape,
+            citation: recorded.citation,
+          },
+        }),
+  }
+}
+
+/**
+ * For a window [from, to) of `chunks` (already redacted): the state after the whole stream and the whole stream's
+ * findings outside the window, positions counted from `from`.
+ */
+export function windowEndOf(chunks: readonly SourcedChunk[], from: number, to: number): ShareWindowEnd {
+  const pass = new AssemblyPass(chunks)
+  pass.advance()
+  const all = pass.checker.findings
+  const endAt = pass.checker.endFindingsFrom < 0 ? all.length : pass.checker.endFindingsFrom
+  const findings: Finding[] = []
+  for (let i = 0; i < endAt; i++) {
+    const finding = all[i]!
+    if (finding.pos < from || finding.pos >= to) findings.push({ ...finding, pos: finding.pos - from })
+  }
+  const endFrom = findings.length
+  for (let i = endAt; i < all.length; i++) findings.push({ ...all[i]!, pos: all[i]!.pos - from })
+  return { end: pass.assembler.exportState(), findings, endFrom, lastSeq: chunks.at(-1)?.seq ?? 0 }
+}
+
+/** Applies a carried attempt identity and recorded message to the opened stream (bad fields are ignored). */
+export function applyShareAttempt(attempt: Attempt, value: unknown): void {
+  if (!isRecord(value)) return
+  const int = (v: unknown) => (Number.isSafeInteger(v) ? (v as number) : null)
+  attempt.turn = int(value['turn'])
+  attempt.step = int(value['step'])
+  attempt.attempt = int(value['attempt'])
+  const kind = value['kind']
+  if (kind === 'first' || kind === 'retry' || kind === 'after-finish') attempt.kind = kind
+  const recorded = value['recorded']
+  if (!isRecord(recorded) || !Number.isSafeInteger(recorded['seq']) || !Array.isArray(recorded['content']))
+    return
+  const content = (recorded['content'] as unknown[]).filter(
+    (block): block is ContentBlock => isRecord(block) && typeof block['type'] === 'string',
+  )
+  const seqs = (v: unknown): number[] =>
+    Array.isArray(v) ? v.filter((n): n is number => Number.isSafeInteger(n)) : []
+  const citation = isRecord(recorded['citation']) ? recorded['citation'] : {}
+  const shape = recorded['shape']
+  attempt.recorded = {
+    seq: recorded['seq'] as number,
+    line: 0,
+    turn: attempt.turn,
+    step: attempt.step,
+    interrupted: recorded['interrupted'] === true,
+    content,
+    message: { role: 'assistant', content },
+    shape: shape === 'legacy' || shape === 'no-content' ? shape : 'current',
+    sourceEventSeqs: [],
+    provenance: 'cited',
+    attemptId: attempt.id,
+    citation: {
+      missing: seqs(citation['missing']),
+      foreign: seqs(citation['foreign']),
+      uncited: seqs(citation['uncited']),
+    },
+  }
+}
+
+/** A carried window end (its states already read), checked; null when malformed. */
+export function readWindowEnd(
+  value: Record<string, unknown>,
+  start: AssemblerState,
+  end: AssemblerState,
+  from: number,
+  total: number,
+): AttemptWindow | null {
+  const findings = value['findings']
+  const endFrom = value['endFrom']
+  const lastSeq = value['lastSeq']
+  if (!Array.isArray(findings) || !Number.isSafeInteger(endFrom)) return null
+  const read: Finding[] = []
+  for (const item of findings as unknown[]) {
+    if (!isRecord(item)) return null
+    const { rule, seq, pos, message } = item
+    if (typeof rule !== 'string' || !(rule in RULES) || typeof message !== 'string') return null
+    if (!Number.isSafeInteger(seq) || !Number.isSafeInteger(pos)) return null
+    const id = rule as RuleId
+    read.push({ rule: id, severity: RULES[id], seq: seq as number, pos: pos as number, message })
+  }
+  return {
+    from,
+    total,
+    start,
+    end,
+    findings: read,
+    endFrom: Math.max(0, Math.min(read.length, endFrom as number)),
+    lastSeq: Number.isSafeInteger(lastSeq) ? (lastSeq as number) : 0,
+  }
+}
+
+/** Diagnostics from a link: only well-formed entries, as text. */
+export function readDiagnostics(value: unknown): Diagnostic[] {
+  if (!Array.isArray(value)) return []
+  const out: Diagnostic[] = []
+  for (const item of value as unknown[]) {
+    if (!isRecord(item) || typeof item['message'] !== 'string') continue
+    const severity = item['severity']
+    if (severity !== 'error' && severity !== 'warning' && severity !== 'info') continue
+    const line = item['line']
+    out.push({
+      severity,
+      message: item['message'],
+      ...(Number.isSafeInteger(line) ? { line: line as number } : {}),
+    })
+  }
+  return out
+}
+
+/**
+ * The reader's diagnostics that concern one attempt: those on the lines between its first chunk and its recorded
+ * message (or last chunk), where a seq gap, a torn row or a malformed chunk of that attempt is reported.
+ */
+export function attemptDiagnostics(
+  source: LoadedSource,
+  sessionIndex: number,
+  attempt: Attempt,
+): Diagnostic[] {
+  const session = source.sessions[sessionIndex]
+  if (session === undefined || attempt.chunks.length === 0) return []
+  // A bare chunk file is one stream: everything its reader noticed is about it.
+  if (session.events.length === 0) return source.diagnostics.slice()
+  const first = attempt.chunks[0]!.seq
+  const last = Math.max(attempt.chunks.at(-1)!.seq, attempt.recorded?.seq ?? -1)
+  let low = Infinity
+  let high = -Infinity
+  for (const event of session.events) {
+    if (event.seq < first || event.seq > last) continue
+    low = Math.min(low, event.line)
+    high = Math.max(high, event.line)
+  }
+  return source.diagnostics.filter(
+    (diagnostic) => diagnostic.line !== undefined && diagnostic.line >= low && diagnostic.line <= high,
+  )
+}
