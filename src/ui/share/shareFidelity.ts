@@ -1,4 +1,4 @@
-import { ReplayEngine } from '../../core/ReplayEngine'
+import type { ReplayEngine } from '../../core/ReplayEngine'
 import type { Attempt } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
 import { findingList, recordedMismatch } from '../findings/buildFindings'
