@@ -1,6 +1,7 @@
 import { BlockAssembler, assembleOpen, type PartialBlock } from './BlockAssembler'
 import { jsonEqual } from './jsonEqual'
 import type { ContentBlock, SourcedChunk } from './protocol'
+import type { Attempt } from './session'
 
 /**
  * Where a stream stops agreeing with its recorded `assistant/message` (PROTOCOL.md §6): the first chunk after
@@ -302,4 +303,46 @@ export function seqGaps(chunks: readonly SourcedChunk[], missing: readonly numbe
     else ranges.push([seq, seq])
   }
   return ranges
+}
+
+/**
+ * The first divergence of an attempt from its recorded message; null when it matches or has none. A window of a
+ * stream (a share link) carries the whole stream's, positions counted from the window's first chunk.
+ */
+export function attemptDivergence(attempt: Attempt): FirstDivergence | null {
+  if (attempt.window !== undefined) return attempt.window.divergence ?? null
+  const recorded = attempt.recorded
+  if (recorded === null) return null
+  return firstDivergence({
+    chunks: attempt.chunks,
+    expected: recorded.content,
+    interrupted: recorded.interrupted,
+    missing: recorded.citation.missing,
+  })
+}
+
+/**
+ * `: blocks 0 (reasoning: text), 1 (tool-call: id, name, arguments) differ; first at seq 99, block 0 text: seqs
+ * 6–86 missing from the log` — every differing block, then where and why it starts. Empty when nothing to add.
+ */
+export function describeMismatch(
+  comparison: {
+    readonly assembled: readonly ContentBlock[] | null
+    readonly expected: readonly ContentBlock[]
+  },
+  divergence: FirstDivergence | null,
+): string {
+  const parts: string[] = []
+  if (comparison.assembled !== null) {
+    const blocks = differingBlocks(comparison.assembled, comparison.expected)
+    if (blocks.length > 0)
+      parts.push(
+        `${blocks.length === 1 ? 'block' : 'blocks'} ${blocks.map((d) => `${d.block} (${d.type}: ${d.fields.join(', ')})`).join(', ')} ${blocks.length === 1 ? 'differs' : 'differ'}`,
+      )
+  }
+  if (divergence !== null)
+    parts.push(
+      `first at seq ${divergence.seq}, block ${divergence.block} ${divergence.field}: ${describeCause(divergence.cause)}`,
+    )
+  return parts.length === 0 ? '' : `; ${parts.join('; ')}`
 }

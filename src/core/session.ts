@@ -1,5 +1,6 @@
 import { BlockAssembler, type AssemblerState } from './BlockAssembler'
 import type { Finding } from './checks'
+import type { FirstDivergence } from './firstDivergence'
 import { jsonEqual } from './jsonEqual'
 import type { AnyChunk, ContentBlock, SourcedChunk } from './protocol'
 
@@ -120,6 +121,8 @@ export type AttemptWindow = {
   readonly endFrom: number
   /** Seq of the stream's last chunk (end-of-stream findings name it). */
   readonly lastSeq: number
+  /** The whole stream's first divergence from its recorded message, `pos` counted from the window's first chunk. */
+  readonly divergence?: FirstDivergence | null
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AssemblerState } from '../../core/BlockAssembler'
 import { AssemblyPass } from '../../core/analyzeStream'
 import { RULES, type Finding, type RuleId } from '../../core/checks'
+import { firstDivergence, type DivergenceCause, type FirstDivergence } from '../../core/firstDivergence'
 import type { ContentBlock, SourcedChunk } from '../../core/protocol'
 import type { Attempt, AttemptKind, AttemptWindow, RecordedMessage } from '../../core/session'
 import { isRecord } from '../json'
@@ -36,6 +37,8 @@ export type ShareWindowEnd = {
   readonly findings: readonly Finding[]
   readonly endFrom: number
   readonly lastSeq: number
+  /** The whole stream's first divergence from its recorded message, `pos` counted from the window's start. */
+  readonly divergence?: FirstDivergence
 }
 
 /** The attempt's identity and recorded message, redacted like its chunks. */
@@ -69,7 +72,12 @@ export function shareAttemptOf(attempt: Attempt, redact: RedactionOptions | unde
  * For a window [from, to) of `chunks` (already redacted): the state after the whole stream and the whole stream's
  * findings outside the window, positions counted from `from`.
  */
-export function windowEndOf(chunks: readonly SourcedChunk[], from: number, to: number): ShareWindowEnd {
+export function windowEndOf(
+  chunks: readonly SourcedChunk[],
+  from: number,
+  to: number,
+  recorded?: ShareRecorded,
+): ShareWindowEnd {
   const pass = new AssemblyPass(chunks)
   pass.advance()
   const all = pass.checker.findings
@@ -81,7 +89,22 @@ export function windowEndOf(chunks: readonly SourcedChunk[], from: number, to: n
   }
   const endFrom = findings.length
   for (let i = endAt; i < all.length; i++) findings.push({ ...all[i]!, pos: all[i]!.pos - from })
-  return { end: pass.assembler.exportState(), findings, endFrom, lastSeq: chunks.at(-1)?.seq ?? 0 }
+  const divergence =
+    recorded === undefined
+      ? null
+      : firstDivergence({
+          chunks,
+          expected: recorded.content,
+          interrupted: recorded.interrupted,
+          missing: recorded.citation.missing,
+        })
+  return {
+    end: pass.assembler.exportState(),
+    findings,
+    endFrom,
+    lastSeq: chunks.at(-1)?.seq ?? 0,
+    ...(divergence !== null ? { divergence: { ...divergence, pos: divergence.pos - from } } : {}),
+  }
 }
 
 /** Applies a carried attempt identity and recorded message to the opened stream (bad fields are ignored). */
@@ -149,6 +172,7 @@ export function readWindowEnd(
     total,
     start,
     end,
+    divergence: readDivergence(value['divergence']),
     findings: read,
     endFrom: Math.max(0, Math.min(read.length, endFrom as number)),
     lastSeq: Number.isSafeInteger(lastSeq) ? (lastSeq as number) : 0,
@@ -198,4 +222,37 @@ export function attemptDiagnostics(
   return source.diagnostics.filter(
     (diagnostic) => diagnostic.line !== undefined && diagnostic.line >= low && diagnostic.line <= high,
   )
+}
+
+const CAUSES = new Set([
+  'seq-gap',
+  'straggler',
+  'first-close-differs',
+  'max-tokens-drop',
+  're-serialised-block-end',
+  'push-error',
+])
+
+/** A carried first divergence, or null when absent or malformed (it is then not shown). */
+function readDivergence(value: unknown): FirstDivergence | null {
+  if (!isRecord(value)) return null
+  const { pos, seq, block, field, cause } = value
+  if (![pos, seq, block].every(Number.isSafeInteger) || typeof field !== 'string') return null
+  let read: DivergenceCause | null = null
+  if (isRecord(cause) && typeof cause['kind'] === 'string' && CAUSES.has(cause['kind'])) {
+    const missing = Array.isArray(cause['missing'])
+      ? (cause['missing'] as unknown[]).filter(
+          (range): range is [number, number] =>
+            Array.isArray(range) && range.length === 2 && range.every(Number.isSafeInteger),
+        )
+      : []
+    const at = Number.isSafeInteger(cause['seq']) ? (cause['seq'] as number) : (seq as number)
+    read =
+      cause['kind'] === 'seq-gap'
+        ? { kind: 'seq-gap', missing }
+        : cause['kind'] === 'straggler'
+          ? { kind: 'straggler', seq: at }
+          : ({ kind: cause['kind'] } as DivergenceCause)
+  }
+  return { pos: pos as number, seq: seq as number, block: block as number, field, cause: read }
 }

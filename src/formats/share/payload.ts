@@ -148,7 +148,7 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   }
   const cut = cutWindow(chunks, options.window.from, options.window.to)
   // The window stops early but the opener must see the whole stream's finish, usage, findings and comparison.
-  const { end, ...rest } = windowEndOf(chunks, cut.from, cut.to)
+  const { end, ...rest } = windowEndOf(chunks, cut.from, cut.to, context.attempt?.recorded)
   const compactEnd = compactState(end)
   return {
     v: 1,

@@ -1,6 +1,7 @@
 import { RULES, type Finding, type Severity } from '../../core/checks'
 import { jsonEqual } from '../../core/jsonEqual'
 import type { ContentBlock } from '../../core/protocol'
+import { attemptDivergence, describeMismatch } from '../../core/firstDivergence'
 import type { Attempt, RecordedComparison } from '../../core/session'
 
 /**
