@@ -322,8 +322,9 @@ export function attemptDivergence(attempt: Attempt): FirstDivergence | null {
 }
 
 /**
- * `: blocks 0 (reasoning: text), 1 (tool-call: id, name, arguments) differ; first at seq 99, block 0 text: seqs
- * 6–86 missing from the log` — every differing block, then where and why it starts. Empty when nothing to add.
+ * `; blocks 0 (reasoning: text), 1 (tool-call: id, name, arguments) differ; first divergence at seq 99, block 0
+ * text: seqs 6–86, 88–98 missing from the log` — every differing block when more than one does, then where the
+ * stream first parts from the record and why when known. Empty when there is nothing to add.
  */
 export function describeMismatch(
   comparison: {
@@ -333,16 +334,16 @@ export function describeMismatch(
   divergence: FirstDivergence | null,
 ): string {
   const parts: string[] = []
-  if (comparison.assembled !== null) {
-    const blocks = differingBlocks(comparison.assembled, comparison.expected)
-    if (blocks.length > 0)
-      parts.push(
-        `${blocks.length === 1 ? 'block' : 'blocks'} ${blocks.map((d) => `${d.block} (${d.type}: ${d.fields.join(', ')})`).join(', ')} ${blocks.length === 1 ? 'differs' : 'differ'}`,
-      )
-  }
-  if (divergence !== null)
+  const blocks =
+    comparison.assembled === null ? [] : differingBlocks(comparison.assembled, comparison.expected)
+  if (blocks.length > 1)
     parts.push(
-      `first at seq ${divergence.seq}, block ${divergence.block} ${divergence.field}: ${describeCause(divergence.cause)}`,
+      `blocks ${blocks.map((d) => `${d.block} (${d.type}: ${d.fields.join(', ')})`).join(', ')} differ`,
     )
+  if (divergence !== null) {
+    const where = `block ${divergence.block}${divergence.field === 'block' ? '' : ` ${divergence.field}`}`
+    const why = divergence.cause === null ? '' : `: ${describeCause(divergence.cause)}`
+    parts.push(`first divergence at seq ${divergence.seq}, ${where}${why}`)
+  }
   return parts.length === 0 ? '' : `; ${parts.join('; ')}`
 }
