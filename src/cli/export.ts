@@ -1,4 +1,4 @@
-// `chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--attempt ID] [--out PATH] [--redact] [--import PATH]`
+// `chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest|vitest-recorded [--attempt ID] [--out PATH] [--redact] [--import PATH]`
 import { EXPORT_FORMATS, exportStream, isExportFormat } from '../formats/export/index'
 import { FULL_REDACTION, redactChunks, redactEvents } from '../formats/share/redact'
 import { writeFileSync } from 'node:fs'
@@ -9,6 +9,7 @@ export const EXPORT_USAGE = `chunkscope export FILE --to FORMAT [options]   writ
   --to dsh-jsonl        the whole session as a harness log in the canonical packed layout
   --to message          the assembled message as JSON
   --to vitest           a Vitest test replaying the stream and asserting blocks, usage and finish
+  --to vitest-recorded  a Vitest test asserting the recorded assistant/message (fails until they agree)
   --attempt ID          the stream to export (default: the first)
   --out PATH            write to PATH instead of standard output
   --redact              the same redaction as share --redact
