@@ -1,6 +1,6 @@
 // `chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest|vitest-recorded [--attempt ID] [--out PATH] [--redact] [--import PATH]`
 import { EXPORT_FORMATS, exportStream, isExportFormat } from '../formats/export/index'
-import { FULL_REDACTION, redactChunks, redactEvents } from '../formats/share/redact'
+import { FULL_REDACTION, redactBlock, redactChunks, redactEvents } from '../formats/share/redact'
 import { writeFileSync } from 'node:fs'
 import { loadFile, parseOptions, pickAttempt, type Io, type LoadPath } from './loadFile'
 
@@ -53,7 +53,21 @@ export async function runExport(
   let attempt = picked.attempt
   if (parsed.flags.has('--redact')) {
     session = { ...session, events: redactEvents(session.events, FULL_REDACTION) }
-    attempt = { ...attempt, chunks: redactChunks(attempt.chunks, FULL_REDACTION) }
+    const recorded = attempt.recorded
+    attempt = {
+      ...attempt,
+      chunks: redactChunks(attempt.chunks, FULL_REDACTION),
+      // The recorded message is redacted like its chunks (vitest-recorded asserts it).
+      recorded:
+        recorded === null
+          ? null
+          : {
+              ...recorded,
+              content: recorded.content.map(
+                (block) => redactBlock(block as Record<string, unknown>, FULL_REDACTION) as typeof block,
+              ),
+            },
+    }
   }
   const importPath = parsed.values.get('--import')
   const file = exportStream(
