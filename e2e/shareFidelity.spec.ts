@@ -92,3 +92,27 @@ for (const { file, finding } of CASES) {
     await context.close()
   })
 }
+
+test('the cordis mismatch: its finding jumps to the first divergence; Copy as bug report has it', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await openApp(page)
+  await openFile(page, corpusFile('web-cordis-tool-round-legacy-session.jsonl'))
+  const findings = page.getByRole('region', { name: 'Findings' })
+  await expect(findings).toContainText('first divergence at seq 99, block 0 text: seqs 6–86, 88–98 missing')
+  await findings.getByText('recorded-mismatch').first().click()
+  // Seq 99 is the attempt's third chunk: the cursor stands just after it.
+  await expect(page.getByLabel('Position')).toHaveText(/^3 \//)
+  await expect(page.getByRole('region', { name: 'Timeline' }).getByLabel(/seqs 6–86 missing/)).toBeVisible()
+  await page.getByText('Export ▾').click()
+  await page.getByRole('menuitem', { name: /Copy as bug report/ }).click()
+  await expect(page.getByRole('menu', { name: 'Export' })).toContainText('Copied to the clipboard')
+  const report = await page.evaluate(() => navigator.clipboard.readText())
+  expect(report).toContain(
+    '- **First divergence:** seq 99, block 0 text: seqs 6–86, 88–98 missing from the log',
+  )
+  expect(report).toMatch(/- \*\*Link:\*\* http:\/\/127\.0\.0\.1:\d+\/#v1\./)
+  expect(report).toContain('```ndjson\n{"seq":5,')
+})
