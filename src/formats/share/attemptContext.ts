@@ -1,9 +1,15 @@
-import type { AssemblerState } from '../../core/BlockAssembler'
+import { BlockAssembler, type AssemblerState } from '../../core/BlockAssembler'
 import { AssemblyPass } from '../../core/analyzeStream'
 import { RULES, type Finding, type RuleId } from '../../core/checks'
 import { firstDivergence, type DivergenceCause, type FirstDivergence } from '../../core/firstDivergence'
 import type { ContentBlock, SourcedChunk } from '../../core/protocol'
-import type { Attempt, AttemptKind, AttemptWindow, RecordedMessage } from '../../core/session'
+import {
+  compareRecorded,
+  type Attempt,
+  type AttemptKind,
+  type AttemptWindow,
+  type RecordedMessage,
+} from '../../core/session'
 import { isRecord } from '../json'
 import type { Diagnostic, LoadedSource } from '../types'
 import { redactBlock, type RedactionOptions } from './redact'
@@ -25,7 +31,10 @@ export type ShareAttempt = {
 export type ShareRecorded = {
   readonly seq: number
   readonly interrupted: boolean
-  readonly content: readonly ContentBlock[]
+  /** Left out when `matches`: the opener rebuilds it from the stream (half the link for a healthy attempt). */
+  readonly content?: readonly ContentBlock[]
+  /** The recorded content equals what the whole stream assembles (PROTOCOL.md §6). */
+  readonly matches?: true
   readonly shape: RecordedMessage['shape']
   /** The cited seqs that are no event in the log / other events' / the attempt's chunks left uncited. */
   readonly citation: RecordedMessage['citation']
@@ -44,6 +53,8 @@ export type ShareWindowEnd = {
 /** The attempt's identity and recorded message, redacted like its chunks. */
 export function shareAttemptOf(attempt: Attempt, redact: RedactionOptions | undefined): ShareAttempt {
   const recorded = attempt.recorded
+  // Redaction masks the chunks and the record alike, so a record that matches still matches once redacted.
+  const matches = recorded !== null && compareRecorded(attempt)?.match === true
   return {
     turn: attempt.turn,
     step: attempt.step,
@@ -55,12 +66,16 @@ export function shareAttemptOf(attempt: Attempt, redact: RedactionOptions | unde
           recorded: {
             seq: recorded.seq,
             interrupted: recorded.interrupted,
-            content:
-              redact === undefined
-                ? recorded.content
-                : recorded.content.map(
-                    (block) => redactBlock(block as Record<string, unknown>, redact) as ContentBlock,
-                  ),
+            ...(matches
+              ? { matches: true }
+              : {
+                  content:
+                    redact === undefined
+                      ? recorded.content
+                      : recorded.content.map(
+                          (block) => redactBlock(block as Record<string, unknown>, redact) as ContentBlock,
+                        ),
+                }),
             shape: recorded.shape,
             citation: recorded.citation,
           },
@@ -89,8 +104,9 @@ export function windowEndOf(
   }
   const endFrom = findings.length
   for (let i = endAt; i < all.length; i++) findings.push({ ...all[i]!, pos: all[i]!.pos - from })
+  // A matching record has no divergence (and travels without its content).
   const divergence =
-    recorded === undefined
+    recorded?.content === undefined
       ? null
       : firstDivergence({
           chunks,
@@ -117,9 +133,10 @@ export function applyShareAttempt(attempt: Attempt, value: unknown): void {
   const kind = value['kind']
   if (kind === 'first' || kind === 'retry' || kind === 'after-finish') attempt.kind = kind
   const recorded = value['recorded']
-  if (!isRecord(recorded) || !Number.isSafeInteger(recorded['seq']) || !Array.isArray(recorded['content']))
-    return
-  const content = (recorded['content'] as unknown[]).filter(
+  if (!isRecord(recorded) || !Number.isSafeInteger(recorded['seq'])) return
+  const matches = recorded['matches'] === true
+  if (!matches && !Array.isArray(recorded['content'])) return
+  const content = ((matches ? [] : recorded['content']) as unknown[]).filter(
     (block): block is ContentBlock => isRecord(block) && typeof block['type'] === 'string',
   )
   const seqs = (v: unknown): number[] =>
@@ -138,6 +155,7 @@ export function applyShareAttempt(attempt: Attempt, value: unknown): void {
     sourceEventSeqs: [],
     provenance: 'cited',
     attemptId: attempt.id,
+    ...(matches ? { matches: true } : {}),
     citation: {
       missing: seqs(citation['missing']),
       foreign: seqs(citation['foreign']),
@@ -255,4 +273,25 @@ function readDivergence(value: unknown): FirstDivergence | null {
           : ({ kind: cause['kind'] } as DivergenceCause)
   }
   return { pos: pos as number, seq: seq as number, block: block as number, field, cause: read }
+}
+
+/**
+ * For a record carried as `matches`: its content is what the whole stream assembles (`interruptedBlocks()` for an
+ * interrupted one), rebuilt from the chunks or, for a window, from the carried end state.
+ */
+export function fillMatchedRecord(attempt: Attempt): void {
+  const recorded = attempt.recorded as (RecordedMessage & { matches?: true }) | null
+  if (recorded === null || recorded.matches !== true) return
+  const assembler =
+    attempt.window !== undefined ? BlockAssembler.fromState(attempt.window.end) : new BlockAssembler()
+  if (attempt.window === undefined) for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
+  let content: ContentBlock[] = []
+  try {
+    if (assembler.failure === undefined)
+      content = recorded.interrupted ? assembler.interruptedBlocks() : assembler.blocks()
+  } catch {
+    content = []
+  }
+  const { matches: _matches, ...rest } = recorded
+  attempt.recorded = { ...rest, content, message: { role: 'assistant', content } }
 }

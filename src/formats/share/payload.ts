@@ -19,6 +19,7 @@ import { isRedacting, redactChunks, redactEvents, type RedactionOptions } from '
 import { cutWindow } from './window'
 import {
   applyShareAttempt,
+  fillMatchedRecord,
   attemptDiagnostics,
   readDiagnostics,
   readWindowEnd,
@@ -265,6 +266,8 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
       initialState = checked.state
       if (checked.attemptWindow !== null) shared.window = checked.attemptWindow
     }
+    // A recorded message equal to what the stream assembles travels as `matches` alone: rebuild it.
+    fillMatchedRecord(shared)
   } else {
     return { error: `the link's source kind ${JSON.stringify(raw['kind'])} is unknown` }
   }
