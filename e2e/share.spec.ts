@@ -169,7 +169,7 @@ test('Export downloads a Vitest file and the chunks as NDJSON', async ({ page })
     ])
     return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') }
   }
-  const vitest = await exportFile('Vitest regression test')
+  const vitest = await exportFile("Vitest test: pin today's behaviour")
   expect(vitest.name).toMatch(/\.test\.ts$/)
   expect(vitest.text).toContain('BlockAssembler')
   const ndjson = await exportFile('Chunks \\(NDJSON\\)')

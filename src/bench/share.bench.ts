@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { buildStreamSession } from '../core/session'
+import { loadSource } from '../formats/load'
+import { linkFloor, proseStream } from './floor'
 import type { LoadedSource } from '../formats/types'
 import { buildSharePayload, type ShareScope } from '../formats/share/payload'
 import { FULL_REDACTION } from '../formats/share/redact'
@@ -58,3 +61,47 @@ for (const n of sizes) {
 
 printTable(title, rows, loadBaseline())
 saveResults(flatten(title, rows))
+
+// Link length against the floor (the stream's content alone, deflated, base64url): 1,000 chunks of real prose in
+// 1–4-character deltas, and every attempt of the corpus shared on its own.
+const floorTitle = 'share links vs the floor'
+const floorRows: Row[] = []
+const prose = proseStream(readFileSync('fixtures/prose/seed-article.txt', 'utf8'), 1_000)
+const proseSource: LoadedSource = {
+  format: 'chunk-json',
+  diagnostics: [],
+  sessions: [buildStreamSession(prose)],
+}
+const proseLink = await encodeShareLink(
+  buildSharePayload({
+    source: proseSource,
+    attempt: proseSource.sessions[0]!.streams[0]!,
+    streamKey: 'stream',
+    k: 0,
+  }),
+)
+floorRows.push(ratioRow(`1,000 chunks of prose (${prose.length} chunks)`, proseLink.length, linkFloor(prose)))
+// Read from the working directory (the bench runs from the checkout's root, bundled into dist-bench/).
+const corpus = readdirSync('fixtures/dsh')
+  .filter((name) => name.endsWith('.jsonl'))
+  .sort()
+for (const file of corpus) {
+  const source = loadSource(readFileSync(`fixtures/dsh/${file}`, 'utf8'), file)
+  for (const attempt of source.sessions[0]!.streams) {
+    const link = await encodeShareLink(
+      buildSharePayload({ source, attempt, streamKey: attempt.id, k: 0 }, { scope: 'stream' }),
+    )
+    floorRows.push(ratioRow(`${file} ${attempt.id}`, link.length, linkFloor(attempt.chunks)))
+  }
+}
+printTable(floorTitle, floorRows, loadBaseline())
+saveResults(flatten(floorTitle, floorRows))
+
+function ratioRow(name: string, chars: number, floor: number): Row {
+  return {
+    name: `${name}: link ÷ floor`,
+    value: Math.round((chars / floor) * 100) / 100,
+    unit: 'x',
+    reference: { label: `link ${chars} chars; floor, in chars`, value: floor },
+  }
+}

@@ -79,6 +79,19 @@ describe('chunkscope inspect --json', () => {
     expect(report.diagnostics.some((d) => d.message.includes('seq gap'))).toBe(true)
   })
 
+  it('names the first divergence of a mismatch: the block-end after the missing deltas', () => {
+    const first = inspect(LEGACY).streams[0]!
+    // Read from the log by hand: block 0 opens at seq 5, its block-end at 99 is not how the recorded reasoning
+    // begins, and the message cites seqs 6–86 and 88–98, which the log does not hold.
+    expect(first.recorded?.firstDivergence).toMatchObject({ seq: 99, block: 0, cause: 'seq-gap' })
+    expect(first.findings[0]).toMatchObject({ rule: 'recorded-mismatch', seq: 99 })
+    expect(first.findings[0]!.message).toContain(
+      'blocks 0 (reasoning: text), 1 (tool-call: id, name, arguments) differ',
+    )
+    const matching = inspect('acp-agent-text-turn-session.jsonl').streams[0]!
+    expect(matching.recorded?.firstDivergence).toBeNull()
+  })
+
   it('reports an assembly throw as blocks null with the harness message', () => {
     const chunks = [{ type: 'block-start', index: 0, blockType: 'video' }]
     const { code, out } = cliOn(JSON.stringify(chunks), 'inspect', 'x.json', '--json')
@@ -150,6 +163,9 @@ describe('chunkscope lint', () => {
     const legacy = cli('lint', corpus + 'web-cordis-tool-round-legacy-session.jsonl')
     expect(legacy.code).toBe(1)
     expect(legacy.out).toContain('recorded-mismatch')
+    expect(legacy.out).toContain(
+      't1.s1.a1 seq 99: first divergence: block 0 text: seqs 6–86, 88–98 missing from the log',
+    )
     const missing = cli('lint', corpus + 'no-such-file.jsonl')
     expect(missing.code).toBe(2)
     expect(missing.err).toMatch(/cannot read .*no such file/)

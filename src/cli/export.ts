@@ -1,6 +1,6 @@
-// `chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--attempt ID] [--out PATH] [--redact] [--import PATH]`
+// `chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest|vitest-recorded [--attempt ID] [--out PATH] [--redact] [--import PATH]`
 import { EXPORT_FORMATS, exportStream, isExportFormat } from '../formats/export/index'
-import { FULL_REDACTION, redactChunks, redactEvents } from '../formats/share/redact'
+import { FULL_REDACTION, redactBlock, redactChunks, redactEvents } from '../formats/share/redact'
 import { writeFileSync } from 'node:fs'
 import { loadFile, parseOptions, pickAttempt, type Io, type LoadPath } from './loadFile'
 
@@ -9,6 +9,7 @@ export const EXPORT_USAGE = `chunkscope export FILE --to FORMAT [options]   writ
   --to dsh-jsonl        the whole session as a harness log in the canonical packed layout
   --to message          the assembled message as JSON
   --to vitest           a Vitest test replaying the stream and asserting blocks, usage and finish
+  --to vitest-recorded  a Vitest test asserting the recorded assistant/message (fails until they agree)
   --attempt ID          the stream to export (default: the first)
   --out PATH            write to PATH instead of standard output
   --redact              the same redaction as share --redact
@@ -52,7 +53,21 @@ export async function runExport(
   let attempt = picked.attempt
   if (parsed.flags.has('--redact')) {
     session = { ...session, events: redactEvents(session.events, FULL_REDACTION) }
-    attempt = { ...attempt, chunks: redactChunks(attempt.chunks, FULL_REDACTION) }
+    const recorded = attempt.recorded
+    attempt = {
+      ...attempt,
+      chunks: redactChunks(attempt.chunks, FULL_REDACTION),
+      // The recorded message is redacted like its chunks (vitest-recorded asserts it).
+      recorded:
+        recorded === null
+          ? null
+          : {
+              ...recorded,
+              content: recorded.content.map(
+                (block) => redactBlock(block as Record<string, unknown>, FULL_REDACTION) as typeof block,
+              ),
+            },
+    }
   }
   const importPath = parsed.values.get('--import')
   const file = exportStream(

@@ -56,6 +56,8 @@ export function formatInspect(name: string, report: InspectReport): string {
     lines.push(
       `${stream.id}  ${plural(stream.seqs.length, 'chunk')} · finish ${finish}${stream.hasFinish ? '' : ' (no finish chunk)'} · ${recorded}`,
     )
+    const divergence = stream.recorded?.firstDivergence
+    if (divergence) lines.push(`  ${describeDivergence(divergence)} (seq ${divergence.seq})`)
     if (stream.errorSeq !== null)
       lines.push(
         `  push throws at seq ${stream.errorSeq}: ${terminalText(stream.error ?? '')} (the harness reads no further chunk)`,
@@ -84,6 +86,9 @@ export function formatLint(name: string, report: InspectReport): string {
   for (const stream of report.streams) {
     for (const f of stream.findings)
       lines.push(`${name} ${stream.id} seq ${f.seq}: ${f.severity} ${f.rule}: ${terminalText(f.message)}`)
+    const divergence = stream.recorded?.firstDivergence
+    if (divergence)
+      lines.push(`${name} ${stream.id} seq ${divergence.seq}: ${describeDivergence(divergence)}`)
   }
   // The summary counts what was printed above it: the reader's diagnostics and the streams' findings.
   const count = (severity: string) =>
@@ -107,6 +112,12 @@ function describeFinish(finish: unknown): string {
     return JSON.stringify(finish) ?? String(finish)
   const { kind, failure } = finish as { kind: string; failure?: { code?: unknown } }
   return typeof failure === 'object' && failure !== null ? `${kind} ${String(failure.code)}` : kind
+}
+
+function describeDivergence(
+  divergence: NonNullable<NonNullable<StreamReport['recorded']>['firstDivergence']>,
+): string {
+  return `first divergence: block ${divergence.block} ${divergence.field}: ${terminalText(divergence.causeText)}`
 }
 
 function describeBlock(block: { readonly type: string; readonly [key: string]: unknown }): string {

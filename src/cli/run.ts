@@ -25,7 +25,7 @@ Usage:
   chunkscope inspect FILE [--json]   summary of every stream in FILE (--json: one JSON object)
   chunkscope lint FILE               findings; exit 1 on errors (reader or checks) or recorded mismatches, 2 if unreadable
   chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
-  chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest [--out PATH]   write an export (export --help)
+  chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest|vitest-recorded [--out PATH] write an export (export --help)
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
   chunkscope attach [--url URL] [--port N]   relay a running harness web host's sessions live (attach --help)
   chunkscope serve REC --as openai|anthropic|deepseek [--port N]   replay REC as a streaming API (serve --help)

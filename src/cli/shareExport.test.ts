@@ -147,6 +147,19 @@ describe('chunkscope export', () => {
       const text = readFileSync(path, 'utf8')
       expect(text).not.toContain('Recovered')
       expect(text).toContain('"xxxxxxxxxx"')
+      // The recorded message a vitest-recorded export asserts is redacted too.
+      const recorded = await cli(
+        'export',
+        RETRY,
+        '--to',
+        'vitest-recorded',
+        '--attempt',
+        't1.s1.a2',
+        '--redact',
+      )
+      expect(recorded.code).toBe(0)
+      expect(recorded.out).toContain('assembles the recorded assistant/message seq')
+      expect(recorded.out).not.toContain('Recovered')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -15,6 +15,7 @@ import {
 } from './analyzeStream'
 import { decodeEffect, encodeEffect, type Effect, type EffectSummary } from './effects'
 import type { ContentBlock, SourcedChunk } from './protocol'
+import type { AttemptWindow } from './session'
 import { jsonEqual } from './jsonEqual'
 
 /** What the stream does to one block index over its whole life (computed once, in the first pass). */
@@ -79,6 +80,12 @@ export type ReplayOptions = {
    * is reported, since the end has not come yet. A later engine over the finished stream reports them.
    */
   readonly streaming?: boolean
+  /**
+   * The chunks are a window of a longer stream ({@link AttemptWindow}): the end-of-stream checks do not run on the
+   * window's last chunk; the whole stream's findings outside the window and its end state are taken as given, so
+   * the findings and the result equal the whole stream's.
+   */
+  readonly outside?: Pick<AttemptWindow, 'findings' | 'endFrom' | 'end'>
 }
 
 const DEFAULT_CHECKPOINT_EVERY = 256
@@ -130,13 +137,33 @@ export class ReplayEngine {
     this.total = builder.chunks.length
     this.effectCodes = builder.effectCodes
     this.checkpoints = builder.checkpoints
-    this.findings = pass.checker.findings
-    this.perChunkFindings =
-      pass.checker.endFindingsFrom < 0 ? this.findings.length : pass.checker.endFindingsFrom
+    const outside = builder.outside
+    if (outside === undefined) {
+      this.findings = pass.checker.findings
+      this.perChunkFindings =
+        pass.checker.endFindingsFrom < 0 ? this.findings.length : pass.checker.endFindingsFrom
+    } else {
+      // Before the window, the window's own, after it (per chunk), then end-of-stream: the whole stream's order.
+      const perChunk = outside.findings.slice(0, outside.endFrom)
+      const before = perChunk.filter((finding) => finding.pos < 0)
+      const after = perChunk.filter((finding) => finding.pos >= 0)
+      this.findings = [
+        ...before,
+        ...pass.checker.findings,
+        ...after,
+        ...outside.findings.slice(outside.endFrom),
+      ]
+      this.perChunkFindings = before.length + pass.checker.findings.length + after.length
+    }
     this.ignored = pass.ignored
     this.lives = [...builder.lives.values()]
     for (const life of this.lives) this.lifeOf.set(life.index, life)
-    this.result = { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: this.findings }
+    // A push that threw inside the window ends the stream there; otherwise the whole stream's end state is given.
+    const end =
+      outside === undefined || pass.assembler.failure !== undefined
+        ? pass.assembler
+        : BlockAssembler.fromState(outside.end)
+    this.result = { ...readAssembler(end), ignored: pass.ignored, findings: this.findings }
     this.final = pass.assembler
     this.streaming = builder.streaming
     this.live = { k: 0, assembler: this.start() }
@@ -223,6 +250,7 @@ export class ReplayBuilder {
   readonly checkpoints: Checkpoint[]
   readonly pass: AssemblyPass
   readonly streaming: boolean
+  readonly outside: ReplayOptions['outside']
   private sinceCheckpoint = 0
 
   constructor(
@@ -231,6 +259,7 @@ export class ReplayBuilder {
   ) {
     const every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
     this.streaming = options.streaming === true
+    this.outside = options.outside
     this.effectCodes = new Uint8Array(chunks.length)
     this.pass = new AssemblyPass(
       chunks,
@@ -243,7 +272,7 @@ export class ReplayBuilder {
           this.sinceCheckpoint = 0
         }
       },
-      options.streaming === true,
+      options.streaming === true || options.outside !== undefined,
     )
     const initial = options.initialState
     if (initial !== undefined) {

@@ -1,4 +1,6 @@
-import { BlockAssembler } from './BlockAssembler'
+import { BlockAssembler, type AssemblerState } from './BlockAssembler'
+import type { Finding } from './checks'
+import type { FirstDivergence } from './firstDivergence'
 import { jsonEqual } from './jsonEqual'
 import type { AnyChunk, ContentBlock, SourcedChunk } from './protocol'
 
@@ -98,6 +100,29 @@ export type Attempt = {
   recorded: RecordedMessage | null
   /** Set for a stream translated from a captured wire format (raw SSE, a HAR entry, …): see {@link WireTrace}. */
   wire?: WireTrace
+  /** Set when `chunks` are only a window of the stream (a windowed share link): see {@link AttemptWindow}. */
+  window?: AttemptWindow
+}
+
+/**
+ * What a window of a stream needs to show what the whole stream shows: the chunks are positions
+ * `[from, from + chunks.length)` of a stream of `total`, `start` is the assembler after the chunks before, `end` the
+ * assembler after the whole stream (its finish, usage and blocks are what the recorded message is compared with),
+ * and `findings` the whole stream's findings outside the window (per-chunk ones before and after it, then the
+ * end-of-stream ones), with positions counted from the window's first chunk (negative before it).
+ */
+export type AttemptWindow = {
+  readonly from: number
+  readonly total: number
+  readonly start: AssemblerState
+  readonly end: AssemblerState
+  readonly findings: readonly Finding[]
+  /** Where the end-of-stream findings begin in `findings`. */
+  readonly endFrom: number
+  /** Seq of the stream's last chunk (end-of-stream findings name it). */
+  readonly lastSeq: number
+  /** The whole stream's first divergence from its recorded message, `pos` counted from the window's first chunk. */
+  readonly divergence?: FirstDivergence | null
 }
 
 /**
@@ -196,8 +221,10 @@ export type RecordedComparison = {
 export function compareRecorded(attempt: Attempt): RecordedComparison | null {
   const recorded = attempt.recorded
   if (recorded === null) return null
-  const assembler = new BlockAssembler()
-  for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
+  // A window's chunks are not the whole stream: the state after the whole stream travels with it.
+  const assembler =
+    attempt.window !== undefined ? BlockAssembler.fromState(attempt.window.end) : new BlockAssembler()
+  if (attempt.window === undefined) for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
   let assembled: ContentBlock[]
   try {
     // A push that threw ended the harness's attempt in that error (§3): it assembled nothing to record.

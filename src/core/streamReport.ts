@@ -2,6 +2,7 @@ import { analyzeStream } from './analyzeStream'
 import { RULES, type Finding } from './checks'
 import type { ContentBlock, FinishReason, ReplayEnvelope, TokenUsage } from './protocol'
 import { compareRecorded, type Attempt } from './session'
+import { attemptDivergence, describeCause, describeMismatch } from './firstDivergence'
 
 /**
  * One stream as `chunkscope inspect --json` reports it. This shape is a contract other tools rely on: fields may
@@ -35,7 +36,25 @@ export type StreamReport = {
   readonly ignored: readonly { readonly seq: number; readonly kind: string; readonly index: number }[]
   /** PROTOCOL.md §5 findings, `recorded-mismatch` included. */
   readonly findings: readonly Omit<Finding, 'pos'>[]
-  readonly recorded: null | { readonly seq: number; readonly interrupted: boolean; readonly match: boolean }
+  readonly recorded: null | {
+    readonly seq: number
+    readonly interrupted: boolean
+    readonly match: boolean
+    /**
+     * For a mismatch: the first chunk (seq) after which block `block` of the message no longer agrees with the
+     * record, and why when known (`cause`: seq-gap, straggler, first-close-differs, max-tokens-drop,
+     * re-serialised-block-end, push-error; null when unknown), `causeText` in words. Null when it matches.
+     */
+    readonly firstDivergence: null | {
+      readonly seq: number
+      readonly block: number
+      readonly field: string
+      readonly cause: string | null
+      readonly causeText: string
+      /** For `seq-gap`: the missing seqs as [from, to] ranges. */
+      readonly missing?: readonly (readonly [number, number])[]
+    }
+  }
 }
 
 /**
@@ -54,12 +73,13 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
   }))
   const comparison = compareRecorded(attempt)
   const recorded = attempt.recorded
+  const divergence = comparison !== null && !comparison.match ? attemptDivergence(attempt) : null
   if (recorded !== null && comparison !== null && !comparison.match) {
     findings.unshift({
       rule: 'recorded-mismatch',
       severity: RULES['recorded-mismatch'],
-      seq: recorded.seq,
-      message: `the assembled ${recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'} differ from assistant/message seq ${recorded.seq}${comparison.error ? ` (${comparison.error})` : ''}`,
+      seq: divergence?.seq ?? recorded.seq,
+      message: `the assembled ${recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'} differ from assistant/message seq ${recorded.seq}${comparison.error ? ` (${comparison.error})` : ''}${describeMismatch(comparison, divergence)}`,
     })
   }
   return {
@@ -82,6 +102,21 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
     recorded:
       recorded === null || comparison === null
         ? null
-        : { seq: recorded.seq, interrupted: recorded.interrupted, match: comparison.match },
+        : {
+            seq: recorded.seq,
+            interrupted: recorded.interrupted,
+            match: comparison.match,
+            firstDivergence:
+              divergence === null
+                ? null
+                : {
+                    seq: divergence.seq,
+                    block: divergence.block,
+                    field: divergence.field,
+                    cause: divergence.cause?.kind ?? null,
+                    causeText: describeCause(divergence.cause),
+                    ...(divergence.cause?.kind === 'seq-gap' ? { missing: divergence.cause.missing } : {}),
+                  },
+          },
   }
 }

@@ -159,6 +159,8 @@ export function createChunkscopeStore(options: StoreOptions = {}): ChunkscopeSto
     const builder = new ReplayBuilder(chunks, {
       ...(initialState === undefined ? {} : { initialState }),
       ...(open ? { streaming: true } : {}),
+      // A window from a share link: the whole stream's end state and outside findings travel with it.
+      ...(entry.attempt.window !== undefined ? { outside: entry.attempt.window } : {}),
     })
     if (chunks.length > SLICE)
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })

@@ -167,6 +167,8 @@ describe('NDJSON and message exports', () => {
   })
 })
 
+const LEGACY = 'web-cordis-tool-round-legacy-session.jsonl'
+
 describe('Vitest regression file', () => {
   const generated = fileURLToPath(new URL('./__generated__/', import.meta.url))
   const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -195,6 +197,22 @@ describe('Vitest regression file', () => {
     files['proto'] = toVitestFile([{ type: 'mystery', ['__proto__']: { polluted: 1 } } as never], {
       importPath,
     })
+    // Asserting the recorded message: the hand-trimmed cordis attempt assembles to something else than its
+    // assistant/message (the deltas are missing from the log), so its test fails; a matching attempt's passes.
+    const cordis = loadSource(readCorpus(LEGACY), LEGACY)
+    const mismatching = cordis.sessions[0]!.streams[0]!
+    files['recorded-mismatch'] = exportStream(
+      { session: cordis.sessions[0]!, attempt: mismatching, name: LEGACY, importPath },
+      'vitest-recorded',
+    ).text
+    const matching = source.sessions[0]!.streams.find((attempt) => attempt.recorded !== null)!
+    files['recorded-match'] = exportStream(
+      { session: source.sessions[0]!, attempt: matching, name, importPath },
+      'vitest-recorded',
+    ).text
+    expect(files['recorded-mismatch']).toContain(
+      '// First divergence: seq 99, block 0 text: seqs 6–86, 88–98 missing from the log',
+    )
     // A copy whose expectation no longer holds must fail: the file really asserts.
     files['broken'] = files['generated']!.replace(
       'toEqual({"kind":"stop"})',
@@ -227,6 +245,7 @@ describe('Vitest regression file', () => {
       expect(status).toEqual({
         ...Object.fromEntries(Object.keys(files).map((key) => [key, 'passed'])),
         broken: 'failed',
+        'recorded-mismatch': 'failed',
       })
     } finally {
       for (const path of paths) rmSync(path, { force: true })

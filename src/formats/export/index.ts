@@ -2,7 +2,8 @@ import type { Attempt, Session } from '../../core/session'
 import { toMessageJson } from './message'
 import { toNdjson } from './ndjson'
 import { streamAsSessionLog, toSessionJsonl } from './sessionJsonl'
-import { DEFAULT_ASSEMBLER_IMPORT, toVitestFile } from './vitest'
+import { attemptDivergence, describeCause } from '../../core/firstDivergence'
+import { DEFAULT_ASSEMBLER_IMPORT, toVitestFile, type VitestFileOptions } from './vitest'
 
 export { assembleMessage, toMessageJson, type ExportedMessage } from './message'
 export { toNdjson } from './ndjson'
@@ -21,7 +22,16 @@ export const EXPORT_FORMATS = {
   ndjson: { label: 'Chunks (NDJSON)', extension: 'ndjson', mediaType: 'application/x-ndjson' },
   'dsh-jsonl': { label: 'Harness session log (JSONL)', extension: 'jsonl', mediaType: 'application/jsonl' },
   message: { label: 'Assembled message (JSON)', extension: 'json', mediaType: 'application/json' },
-  vitest: { label: 'Vitest regression test', extension: 'test.ts', mediaType: 'text/plain' },
+  vitest: {
+    label: "Vitest test: pin today's behaviour",
+    extension: 'test.ts',
+    mediaType: 'text/plain',
+  },
+  'vitest-recorded': {
+    label: 'Vitest test: assert the recorded message',
+    extension: 'recorded.test.ts',
+    mediaType: 'text/plain',
+  },
 } as const
 
 export type ExportFormat = keyof typeof EXPORT_FORMATS
@@ -72,12 +82,40 @@ export function exportStream(target: ExportTarget, format: ExportFormat): Export
           attempt.chunks.map((sourced) => sourced.chunk),
           { title, importPath: target.importPath ?? DEFAULT_ASSEMBLER_IMPORT },
         )
+      case 'vitest-recorded':
+        return toVitestFile(
+          attempt.chunks.map((sourced) => sourced.chunk),
+          {
+            title,
+            importPath: target.importPath ?? DEFAULT_ASSEMBLER_IMPORT,
+            ...recordedOf(attempt),
+          },
+        )
     }
   })()
   const base = (target.name ?? 'stream').replace(/\.(jsonl|ndjson|json)$/i, '')
   const stem = format === 'dsh-jsonl' ? base : `${base}-${attempt.id}`
   const { extension, mediaType } = EXPORT_FORMATS[format]
   return { text, fileName: `${safeFileName(stem)}.${extension}`, mediaType }
+}
+
+/** The recorded message to assert, with the first divergence in words; none for an attempt nothing cites. */
+function recordedOf(attempt: Attempt): Pick<VitestFileOptions, 'recorded'> {
+  const recorded = attempt.recorded
+  if (recorded === null) return {}
+  const divergence = attemptDivergence(attempt)
+  return {
+    recorded: {
+      seq: recorded.seq,
+      interrupted: recorded.interrupted,
+      content: recorded.content,
+      ...(divergence !== null
+        ? {
+            divergence: `seq ${divergence.seq}, block ${divergence.block} ${divergence.field}: ${describeCause(divergence.cause)}`,
+          }
+        : {}),
+    },
+  }
 }
 
 function safeFileName(stem: string): string {

@@ -5,6 +5,7 @@ import {
   buildSession,
   buildStreamSession,
   type Attempt,
+  type AttemptWindow,
   type PackedRowType,
   type Session,
   type SessionEvent,
@@ -16,6 +17,17 @@ import { decodePackedRow, readSessionJsonl } from '../sessionJsonl'
 import type { Diagnostic, LoadedSource } from '../types'
 import { isRedacting, redactChunks, redactEvents, type RedactionOptions } from './redact'
 import { cutWindow } from './window'
+import {
+  applyShareAttempt,
+  fillMatchedRecord,
+  attemptDiagnostics,
+  readDiagnostics,
+  readWindowEnd,
+  shareAttemptOf,
+  windowEndOf,
+  type ShareAttempt,
+  type ShareWindowEnd,
+} from './attemptContext'
 
 /**
  * Share payload, version 1: the JSON a `#v1.` link carries (compressed, optionally encrypted: see shareLink.ts).
@@ -54,6 +66,10 @@ export type SharePayloadV1 = {
   readonly k: number
   readonly window?: ShareWindow
   readonly redacted?: RedactionOptions
+  /** Kind `chunks` from a log: which attempt it was and its recorded message (old readers ignore it). */
+  readonly attempt?: ShareAttempt
+  /** The reader's diagnostics the sender saw about what is shared (seq gaps, torn rows…), as text. */
+  readonly diagnostics?: readonly Diagnostic[]
 }
 
 export type ShareSessionSource = { readonly kind: 'session'; readonly records: SessionRecord[] }
@@ -70,7 +86,10 @@ export type ShareWindow = {
   readonly state: AssemblerState
   /** Positions in `state.partials` whose `block` was left out because it equals the block the deltas built. */
   readonly built?: number[]
-}
+} & Partial<ShareWindowEnd> & {
+    /** Like `built`, for `end`. */
+    readonly endBuilt?: number[]
+  }
 
 export type SharePayload = SharePayloadV1
 
@@ -109,28 +128,58 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   const named = source.name !== undefined ? { name: source.name } : {}
   const redactedTag = redact !== undefined ? { redacted: redact } : {}
   const k = Math.max(0, Math.min(attempt.chunks.length, Math.trunc(input.k)))
+  const sessionIndex = input.sessionIndex ?? 0
   if (options.window === undefined && isLog && options.scope !== 'stream') {
     // The stream's own session travels (a zip's subagent, one live capture of several): opened, it is session 0,
     // where the stream's key is its attempt id.
     const events = redact !== undefined ? redactEvents(session.events, redact) : session.events
     const records = toSessionRecords({ header: session.header, events })
     const stream = (input.sessionIndex ?? 0) === 0 ? streamKey : attempt.id
-    return { v: 1, ...named, source: { kind: 'session', records }, stream, k, ...redactedTag }
+    const diagnostics = carried(source.diagnostics)
+    return { v: 1, ...named, source: { kind: 'session', records }, stream, k, ...redactedTag, ...diagnostics }
   }
   const chunks = redact !== undefined ? redactChunks(attempt.chunks, redact) : attempt.chunks
   const stream = isLog || streamKey !== 'stream' ? streamKey : null
+  const context = {
+    ...(attempt.kind !== 'stream' ? { attempt: shareAttemptOf(attempt, redact) } : {}),
+    ...carried(attemptDiagnostics(source, sessionIndex, attempt)),
+  }
   if (options.window === undefined) {
-    return { v: 1, ...named, source: chunksSource(chunks), stream, k, ...redactedTag }
+    return { v: 1, ...named, source: chunksSource(chunks), stream, k, ...redactedTag, ...context }
   }
   const cut = cutWindow(chunks, options.window.from, options.window.to)
+  // The window stops early but the opener must see the whole stream's finish, usage, findings and comparison.
+  const { end, ...rest } = windowEndOf(chunks, cut.from, cut.to, context.attempt?.recorded)
+  const compactEnd = compactState(end)
   return {
     v: 1,
     ...named,
     source: chunksSource(cut.chunks),
     stream,
     k: Math.max(cut.from, Math.min(cut.to, k)),
-    window: { from: cut.from, to: cut.to, total: cut.total, ...compactState(cut.state) },
+    window: {
+      from: cut.from,
+      to: cut.to,
+      total: cut.total,
+      ...compactState(cut.state),
+      end: compactEnd.state,
+      ...(compactEnd.built !== undefined ? { endBuilt: compactEnd.built } : {}),
+      ...rest,
+    },
     ...redactedTag,
+    ...context,
+  }
+}
+
+/** At most this many diagnostics travel: a damaged file may have thousands, the first ones say what matters. */
+const CARRIED_DIAGNOSTICS = 200
+
+function carried(diagnostics: readonly Diagnostic[]): { diagnostics?: Diagnostic[] } {
+  if (diagnostics.length === 0) return {}
+  return {
+    diagnostics: diagnostics
+      .slice(0, CARRIED_DIAGNOSTICS)
+      .map(({ line, severity, message }) => ({ ...(line !== undefined ? { line } : {}), severity, message })),
   }
 }
 
@@ -191,6 +240,7 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
   if (raw['kind'] === 'session') {
     if (!Array.isArray(raw['records'])) return { error: 'the shared session has no records' }
     source = sessionFromRecords(raw['records'], name)
+    source.diagnostics.unshift(...readDiagnostics(value['diagnostics']))
     const streams = source.sessions[0]?.streams ?? []
     if (streams.length === 0) return { error: 'the shared session holds no stream' }
     streamKey = streams.some((attempt) => attempt.id === stream) ? (stream as string) : streams[0]!.id
@@ -199,20 +249,25 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
     if ('error' in read) return read
     const session = buildStreamSession(read.chunks)
     // Keep the shared attempt's id (`t1.s2.a1`) so the opener sees which stream of the log this was.
-    if (stream !== null) session.streams[0]!.id = stream
+    const shared = session.streams[0]!
+    if (stream !== null) shared.id = stream
+    applyShareAttempt(shared, value['attempt'])
     source = {
       format: 'chunk-json',
       ...(name !== undefined ? { name } : {}),
-      diagnostics: read.diagnostics,
+      diagnostics: [...readDiagnostics(value['diagnostics']), ...read.diagnostics],
       sessions: [session],
     }
-    streamKey = session.streams[0]!.id
+    streamKey = shared.id
     if (value['window'] !== undefined) {
       const checked = readWindow(value['window'], read.chunks.length)
       if ('error' in checked) return checked
       window = { from: checked.from, to: checked.to, total: checked.total }
       initialState = checked.state
+      if (checked.attemptWindow !== null) shared.window = checked.attemptWindow
     }
+    // A recorded message equal to what the stream assembles travels as `matches` alone: rebuild it.
+    fillMatchedRecord(shared)
   } else {
     return { error: `the link's source kind ${JSON.stringify(raw['kind'])} is unknown` }
   }
@@ -353,33 +408,51 @@ function sameAsBuilt(partial: Readonly<PartialBlock>, index: number): boolean {
   }
 }
 
-function readWindow(
-  value: unknown,
-  length: number,
-): { from: number; to: number; total: number; state: AssemblerState } | { error: string } {
+type ReadWindow = {
+  from: number
+  to: number
+  total: number
+  state: AssemblerState
+  /** The carried end state and outside findings; null in a link from before they were carried. */
+  attemptWindow: AttemptWindow | null
+}
+
+function readWindow(value: unknown, length: number): ReadWindow | { error: string } {
   if (!isRecord(value)) return { error: 'the link’s window is not an object' }
   const { from, to, total, state } = value
   const ints = [from, to, total].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
   if (!ints || (to as number) - (from as number) !== length || (to as number) > (total as number))
     return { error: 'the link’s window does not match its chunks' }
-  const checked = readState(state)
-  if (checked === null) return { error: 'the link’s carried assembler state is malformed' }
-  const built = value['built'] ?? []
-  if (!Array.isArray(built)) return { error: 'the link’s carried assembler state is malformed' }
+  const start = expandState(state, value['built'])
+  if (start === null) return { error: 'the link’s carried assembler state is malformed' }
+  let attemptWindow: AttemptWindow | null = null
+  if (value['end'] !== undefined) {
+    const end = expandState(value['end'], value['endBuilt'])
+    attemptWindow = end === null ? null : readWindowEnd(value, start, end, from as number, total as number)
+    if (attemptWindow === null) return { error: 'the link’s carried end of the stream is malformed' }
+  }
+  return { from: from as number, to: to as number, total: total as number, state: start, attemptWindow }
+}
+
+/** A carried state with the blocks `built` lists rebuilt from their deltas; null when malformed. */
+function expandState(value: unknown, builtValue: unknown): AssemblerState | null {
+  const checked = readState(value)
+  if (checked === null) return null
+  const built = builtValue ?? []
+  if (!Array.isArray(built)) return null
   const partials = checked.partials.slice()
   for (const position of built as unknown[]) {
     const entry = typeof position === 'number' ? partials[position] : undefined
-    if (entry === undefined || entry[1].block !== undefined)
-      return { error: 'the link’s carried assembler state is malformed' }
+    if (entry === undefined || entry[1].block !== undefined) return null
     let block
     try {
       block = assembleOpen(entry[1], entry[0])
     } catch {
-      return { error: 'the link’s carried assembler state is malformed' }
+      return null
     }
     partials[position as number] = [entry[0], { ...entry[1], block }]
   }
-  return { from: from as number, to: to as number, total: total as number, state: { ...checked, partials } }
+  return { ...checked, partials }
 }
 
 /** An AssemblerState from untrusted JSON, or null when its shape is wrong. */

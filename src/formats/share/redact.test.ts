@@ -214,7 +214,7 @@ describe('redacted sessions', () => {
     expect(ids(redacted)).toEqual(ids(source))
     const types = new Set(redacted.sessions[0]!.events.map((event) => event.type))
     expect(
-      [...types].every((type) => type === 'assistant/chunk' || /^(turn|step)\/|retry-started/.test(type)),
+      [...types].every((type) => /^assistant\/(chunk|message)$|^(turn|step)\/|retry-started/.test(type)),
     ).toBe(true)
   })
 

@@ -202,9 +202,13 @@ export function maskStrings(value: unknown, keep: readonly string[] = []): unkno
   return value
 }
 
-/** Event types kept by `events: true`: what segmenting a log into turns, steps and attempts needs (§6). */
+/**
+ * Event types kept by `events: true`: what segmenting a log into turns, steps and attempts needs (§6), and the
+ * recorded `assistant/message` (redacted like the chunks) without which `recorded-mismatch` would vanish.
+ */
 export const STRUCTURAL_EVENTS: ReadonlySet<string> = new Set([
   'assistant/chunk',
+  'assistant/message',
   'turn/start',
   'turn/end',
   'step/start',

@@ -19,10 +19,12 @@ describe('recordedMismatch', () => {
     expect(finding).toEqual({
       rule: 'recorded-mismatch',
       severity: 'error',
-      seq: 102,
-      pos: 5,
+      // It points at the cause, not the finish: the block-end at seq 99 (position 2), read by hand from the log:
+      // block 0 opened at seq 5, the message cites 6–86 and 88–98, which the log lacks.
+      seq: 99,
+      pos: 2,
       message: expect.stringMatching(
-        /^blocks\(\) differs from assistant\/message seq 103: block 0 \(reasoning\) text differs: \d+ chars assembled, \d+ recorded; it cites 92 seqs not in the log$/,
+        /^blocks\(\) differs from assistant\/message seq 103: block 0 \(reasoning\) text differs: \d+ chars assembled, \d+ recorded; it cites 92 seqs not in the log; blocks 0 \(reasoning: text\), 1 \(tool-call: id, name, arguments\) differ; first divergence at seq 99, block 0 text: seqs 6–86, 88–98 missing from the log$/,
       ),
     })
   })
@@ -44,7 +46,7 @@ describe('recordedMismatch', () => {
     )
     const attempt = loadSource(text).sessions[0]!.streams[0]!
     expect(recordedMismatch(attempt, compareRecorded(attempt))?.message).toBe(
-      'interruptedBlocks() differs from the interrupted assistant/message seq 4: 1 block assembled, 2 recorded',
+      'interruptedBlocks() differs from the interrupted assistant/message seq 4: 1 block assembled, 2 recorded; first divergence at seq 3, block 1',
     )
   })
 
@@ -57,7 +59,7 @@ describe('recordedMismatch', () => {
     )
     const attempt = loadSource(text).sessions[0]!.streams[0]!
     expect(recordedMismatch(attempt, compareRecorded(attempt))?.message).toBe(
-      'blocks() differs from assistant/message seq 2: block 0 (tool-call) arguments differs: 2 chars assembled, 7 recorded',
+      'blocks() differs from assistant/message seq 2: block 0 (tool-call) arguments differs: 2 chars assembled, 7 recorded; first divergence at seq 0, block 0 arguments',
     )
   })
 })

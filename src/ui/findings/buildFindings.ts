@@ -1,6 +1,7 @@
 import { RULES, type Finding, type Severity } from '../../core/checks'
 import { jsonEqual } from '../../core/jsonEqual'
 import type { ContentBlock } from '../../core/protocol'
+import { attemptDivergence, describeMismatch } from '../../core/firstDivergence'
 import type { Attempt, RecordedComparison } from '../../core/session'
 
 /**
@@ -67,12 +68,16 @@ export function recordedMismatch(attempt: Attempt, comparison: RecordedCompariso
   if (missing.length > 0) parts.push(`it cites ${plural(missing.length, 'seq')} not in the log`)
   if (foreign.length > 0) parts.push(`${plural(foreign.length, 'cited seq')} of other events`)
   if (uncited.length > 0) parts.push(`${plural(uncited.length, 'chunk')} of the attempt not cited`)
+  // The finding points at the cause: the first chunk where the stream stops agreeing with the record.
+  const divergence = attemptDivergence(attempt)
+  const end = (attempt.window ? attempt.window.total - attempt.window.from : attempt.chunks.length) - 1
   return {
     rule: 'recorded-mismatch',
     severity: RULES['recorded-mismatch'],
-    seq: last?.seq ?? recorded.seq,
-    pos: Math.max(0, attempt.chunks.length - 1),
-    message: parts.join('; '),
+    // A window of the stream: the whole stream's last chunk, which may lie past the window.
+    seq: divergence?.seq ?? attempt.window?.lastSeq ?? last?.seq ?? recorded.seq,
+    pos: divergence?.pos ?? Math.max(0, end),
+    message: parts.join('; ') + describeMismatch(comparison, divergence),
   }
 }
 

@@ -3,6 +3,7 @@ import type { ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
+import { findStream } from '../../store/streamRefs'
 import { buildLaneModel, describeLanes } from './buildLaneModel'
 import { LaneCanvas } from './LaneCanvas'
 
@@ -12,7 +13,13 @@ import { LaneCanvas } from './LaneCanvas'
  */
 export function Lanes() {
   const engine = useChunkscope((s) => s.engine)
-  const model = useMemo(() => (engine === null ? null : buildLaneModel(engine)), [engine])
+  const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
+  const missing = useMemo(() => {
+    const cited = findStream(source, streamKey)?.attempt.recorded?.citation.missing ?? []
+    return [...cited].sort((a, b) => a - b)
+  }, [source, streamKey])
+  const model = useMemo(() => (engine === null ? null : buildLaneModel(engine, missing)), [engine, missing])
   const label = useMemo(
     () => (engine === null || model === null ? '' : describeLanes(model, (pos) => engine.chunks[pos]?.seq)),
     [engine, model],
@@ -43,6 +50,9 @@ export function Lanes() {
             {model === null ? '' : `${model.lanes.length} block${model.lanes.length === 1 ? '' : 's'} · `}▮
             delta · ■ frozen · ▯ implicit open ·{' '}
             <span className="text-red-600 dark:text-red-400">✕ ignored</span>
+            {model?.holes !== undefined && (
+              <span className="text-red-600 dark:text-red-400"> · ┆ seqs missing from the log</span>
+            )}
           </span>
         )
       }

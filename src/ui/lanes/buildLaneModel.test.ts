@@ -3,6 +3,8 @@ import { ReplayEngine } from '../../core/ReplayEngine'
 import type { AnyChunk } from '../../core/protocol'
 import { be, bs, finish, rd, sourced, td, text, reasoning } from '../../test/chunks'
 import { generateStream } from '../../test/generate'
+import { loadSource } from '../../formats/load'
+import { readCorpus } from '../../test/corpus'
 import { MAX_BUCKETS, buildLaneModel, bucketOf, describeLanes } from './buildLaneModel'
 
 const engineOf = (chunks: AnyChunk[]) => new ReplayEngine(sourced(chunks))
@@ -77,5 +79,16 @@ describe('describeLanes', () => {
     )
     expect(describeLanes(model, () => undefined, 1)).toBe('3 blocks: 0 reasoning frozen at seq 3, and 2 more')
     expect(describeLanes(buildLaneModel(engineOf([])), () => 0)).toBe('No blocks')
+  })
+})
+
+describe('seqs missing from the log', () => {
+  it('marks the chunks of the cordis attempt that follow the missing seqs it cites', () => {
+    const file = 'web-cordis-tool-round-legacy-session.jsonl'
+    const attempt = loadSource(readCorpus(file), file).sessions[0]!.streams[0]!
+    const missing = [...attempt.recorded!.citation.missing].sort((a, b) => a - b)
+    // Chunks at seq 5, 87, 99, …: 6–86 are missing before position 1, 88–98 before position 2.
+    expect(buildLaneModel(new ReplayEngine(attempt.chunks), missing).holes).toEqual([1, 2])
+    expect(buildLaneModel(new ReplayEngine(attempt.chunks)).holes).toBeUndefined()
   })
 })

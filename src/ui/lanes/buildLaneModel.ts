@@ -1,5 +1,6 @@
 import { showValue } from '../../core/checks'
 import { EFFECT_KINDS, type EffectKind } from '../../core/effects'
+import { missingBefore } from '../timeline/describeChunk'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 
 /**
@@ -29,6 +30,8 @@ export type LaneModel = {
   readonly total: number
   readonly buckets: number
   readonly lanes: readonly Lane[]
+  /** Positions of chunks just before which the log lacks seqs the recorded message cites (PROTOCOL.md §6). */
+  readonly holes?: readonly number[]
 }
 
 const codeOf = (kind: EffectKind): number => EFFECT_KINDS.indexOf(kind as (typeof EFFECT_KINDS)[number])
@@ -52,7 +55,10 @@ export function bucketOf(model: Pick<LaneModel, 'total' | 'buckets'>, pos: numbe
  * @example
  * buildLaneModel(engine).lanes[0] // { label: '0 reasoning', openedAt: 0, closedAt: 38, ignored: [41], … }
  */
-export function buildLaneModel(engine: Pick<ReplayEngine, 'total' | 'lives' | 'effectCodes'>): LaneModel {
+export function buildLaneModel(
+  engine: Pick<ReplayEngine, 'total' | 'lives' | 'effectCodes'> & Partial<Pick<ReplayEngine, 'chunks'>>,
+  missing: readonly number[] = [],
+): LaneModel {
   const total = engine.total
   const buckets = Math.max(1, Math.min(total, MAX_BUCKETS))
   const model = { total, buckets }
@@ -81,7 +87,11 @@ export function buildLaneModel(engine: Pick<ReplayEngine, 'total' | 'lives' | 'e
       ignored: Int32Array.from(ignored),
     }
   })
-  return { total, buckets, lanes }
+  const holes: number[] = []
+  const chunks = engine.chunks ?? []
+  if (missing.length > 0)
+    for (let pos = 0; pos < chunks.length; pos++) if (missingBefore(chunks, pos, missing)) holes.push(pos)
+  return { total, buckets, lanes, ...(holes.length > 0 ? { holes } : {}) }
 }
 
 /**

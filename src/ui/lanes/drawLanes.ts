@@ -117,6 +117,18 @@ export function drawLanes(
     drawLane(ctx, model, g, palette, model.lanes[i]!, RULER + i * LANE_HEIGHT - g.scrollTop)
   }
   ctx.restore()
+  // Seqs missing from the log: a dashed line across every lane just before the chunk they would precede.
+  ctx.save()
+  ctx.strokeStyle = palette.ignored
+  ctx.setLineDash([3, 2])
+  for (const pos of model.holes ?? []) {
+    const x = Math.round(xOf(model, g, pos)) + 0.5
+    ctx.beginPath()
+    ctx.moveTo(x, 0)
+    ctx.lineTo(x, g.height)
+    ctx.stroke()
+  }
+  ctx.restore()
 }
 
 function drawLane(

@@ -1,4 +1,7 @@
+import { useState } from 'react'
 import { EXPORT_FORMATS, exportStream, type ExportFormat } from '../../formats/export'
+import { findStream } from '../../store/streamRefs'
+import { bugReportOf } from './bugReportOf'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { downloadText } from './download'
 import { exportTargetOf } from './shareTarget'
@@ -11,6 +14,7 @@ const HINTS: Record<ExportFormat, string> = {
   'dsh-jsonl': 'the whole session, canonical packed layout',
   message: 'what the assembler builds from the selected stream',
   vitest: 'a regression test replaying the selected stream through BlockAssembler',
+  'vitest-recorded': 'a test that fails until the stream assembles to its recorded assistant/message',
 }
 
 /** "Export ▾": the selected stream (or its whole session) as a file, written in the page and downloaded. */
@@ -18,7 +22,25 @@ export function ExportMenu() {
   const store = useChunkscopeStore()
   const hasStream = useChunkscope((s) => s.streamKey !== null)
   const windowLink = useChunkscope((s) => s.origin?.kind === 'link' && s.origin.window !== null)
+  const hasRecorded = useChunkscope(
+    (s) => findStream(s.source, s.streamKey)?.attempt.recorded !== null && s.streamKey !== null,
+  )
+  const [reported, setReported] = useState<string | null>(null)
   const menu = useDetailsMenu()
+
+  const copyReport = async () => {
+    setReported('Writing…')
+    const text = await bugReportOf(store.getState())
+    if (text === null) return setReported(null)
+    try {
+      await navigator.clipboard.writeText(text)
+      setReported('Copied to the clipboard')
+    } catch {
+      // No clipboard here (an insecure context, a denied permission): offer the Markdown as a file instead.
+      downloadText(text, 'bug-report.md', 'text/markdown')
+      setReported('The clipboard is not available: downloaded as bug-report.md')
+    }
+  }
 
   const save = (format: ExportFormat) => {
     menu.current?.removeAttribute('open')
@@ -46,12 +68,26 @@ export function ExportMenu() {
             This is a window of a shared link: exports hold its chunks only, not the state before them.
           </li>
         )}
+        <li role="none">
+          <button
+            type="button"
+            role="menuitem"
+            className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
+            onClick={() => void copyReport()}
+          >
+            <span className="block text-sm">Copy as bug report</span>
+            <output className="block text-xs text-slate-500 dark:text-slate-400">
+              {reported ?? 'Markdown: what was loaded, the finding, the first divergence, a link, the chunks'}
+            </output>
+          </button>
+        </li>
         {FORMATS.map((format) => (
           <li key={format} role="none">
             <button
               type="button"
               role="menuitem"
-              className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
+              disabled={format === 'vitest-recorded' && !hasRecorded}
+              className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 disabled:opacity-40 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
               onClick={() => save(format)}
             >
               <span className="block text-sm">{EXPORT_FORMATS[format].label}</span>

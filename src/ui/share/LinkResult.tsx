@@ -45,6 +45,11 @@ export function LinkResult({ link, onDownload }: Props) {
           className={`field h-auto w-full resize-none py-1 font-mono text-[11px] break-all ${link.kind === 'busy' ? 'text-slate-400' : ''}`}
         />
       )}
+      {link.kind === 'ready' && link.warning !== null && (
+        <p role="alert" aria-label="Link fidelity" className="text-xs text-amber-700 dark:text-amber-300">
+          The opener would not see what you see: {link.warning}.
+        </p>
+      )}
       {link.kind === 'ready' && <LengthMeter chars={url.length} />}
       <div className="flex items-center gap-2">
         <button

@@ -2,7 +2,10 @@ import { useEffect, useState } from 'react'
 import type { ShareInput } from '../../formats/share/payload'
 import { measureShareOptions, type MeasuredOption } from '../../formats/share/shareOptions'
 import { isRedacting } from '../../formats/share/redact'
+import { buildSharePayload } from '../../formats/share/payload'
 import { choiceOf, lengthView, suggestOption, type ShareChoice } from './buildShareView'
+import { checkShare } from './checkShare'
+import { describeFidelity } from './shareFidelity'
 
 type Props = {
   readonly input: ShareInput
@@ -13,7 +16,12 @@ type Props = {
 /** Sources up to this many events (or chunks) are measured as soon as the dialog opens; bigger ones on request. */
 const AUTO_MEASURE = 20_000
 
-type Measured = { readonly options: MeasuredOption[]; readonly smallest: MeasuredOption }
+type Measured = {
+  readonly options: MeasuredOption[]
+  readonly smallest: MeasuredOption
+  /** Per option id: what its opener would not see as the sender does, or null. */
+  readonly warnings: ReadonlyMap<string, string | null>
+}
 
 /**
  * Every way down (whole session → this attempt → a window, each also redacted), encoded and measured, with the
@@ -35,7 +43,15 @@ export function OptionSizes({ input, choice, onUse }: Props) {
     const timer = window.setTimeout(() => {
       setMeasured('busy')
       void measureShareOptions(input, window.location.origin + window.location.pathname, windowSize).then(
-        (result) => current && setMeasured(result),
+        (result) => {
+          if (!current) return
+          const warnings = new Map<string, string | null>()
+          for (const option of result.options) {
+            const report = checkShare(input, buildSharePayload(input, option.options))
+            warnings.set(option.id, report === null ? null : describeFidelity(report))
+          }
+          setMeasured({ ...result, warnings })
+        },
         () => current && setMeasured(null),
       )
     }, 250)
@@ -85,6 +101,7 @@ export function OptionSizes({ input, choice, onUse }: Props) {
                   key={option.id}
                   option={option}
                   suggested={option === suggestion?.option}
+                  warning={measured.warnings.get(option.id) ?? null}
                   chosen={sameChoice(choiceOf(option, windowSize), choice)}
                   onUse={() => onUse(choiceOf(option, windowSize))}
                 />
@@ -109,8 +126,14 @@ function sameChoice(a: ShareChoice, b: ShareChoice): boolean {
   return a.scope === b.scope && ((full(a) && full(b)) || (none(a) && none(b)))
 }
 
-function SizeRow(props: { option: MeasuredOption; suggested: boolean; chosen: boolean; onUse: () => void }) {
-  const { option, suggested, chosen, onUse } = props
+function SizeRow(props: {
+  option: MeasuredOption
+  suggested: boolean
+  warning: string | null
+  chosen: boolean
+  onUse: () => void
+}) {
+  const { option, suggested, warning, chosen, onUse } = props
   const view = lengthView(option.length.chars)
   const fits = view.limits.filter((limit) => limit.fits)
   return (
@@ -118,6 +141,7 @@ function SizeRow(props: { option: MeasuredOption; suggested: boolean; chosen: bo
       <td className="py-0.5 pr-2">
         {option.label}
         {suggested && <span className="ml-1 text-sky-700 dark:text-sky-300">· suggested</span>}
+        {warning !== null && <span className="block text-amber-700 dark:text-amber-300">⚠ {warning}</span>}
       </td>
       <td className={`py-0.5 pr-2 text-right tabular-nums ${TONE[view.tone]}`}>
         {option.length.chars.toLocaleString('en')}

@@ -2,10 +2,18 @@ import { useEffect, useState } from 'react'
 import { buildSharePayload, type ShareInput } from '../../formats/share/payload'
 import { encodeShareLink } from '../../formats/share/shareLink'
 import { scopeOf, type ShareChoice } from './buildShareView'
+import { checkShare } from './checkShare'
+import { describeFidelity } from './shareFidelity'
 
 export type ShareLinkState =
   | { readonly kind: 'busy' }
-  | { readonly kind: 'ready'; readonly url: string; readonly encrypted: boolean }
+  | {
+      readonly kind: 'ready'
+      readonly url: string
+      readonly encrypted: boolean
+      /** What the opener would not see as the sender does ("this link would lose: recorded-mismatch"), or null. */
+      readonly warning: string | null
+    }
   | { readonly kind: 'failed'; readonly error: string }
 
 /** Lets the busy state paint before a big payload is built (building is synchronous). */
@@ -30,7 +38,9 @@ export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase:
         const payload = buildSharePayload(input, scopeOf(choice, input))
         const fragment = await encodeShareLink(payload, passphrase === '' ? {} : { passphrase })
         const url = `${window.location.origin}${window.location.pathname}#${fragment}`
-        if (current) setState({ kind: 'ready', url, encrypted: passphrase !== '' })
+        const report = checkShare(input, payload)
+        const warning = report === null ? null : describeFidelity(report)
+        if (current) setState({ kind: 'ready', url, encrypted: passphrase !== '', warning })
       } catch (error) {
         if (current)
           setState({ kind: 'failed', error: error instanceof Error ? error.message : String(error) })

@@ -1,6 +1,7 @@
 import { useMemo } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import type { TimelineFilter } from '../../store/store'
+import { findStream } from '../../store/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import { buildTimelineRows, type TimelineRows } from './buildTimelineRows'
@@ -14,6 +15,13 @@ export function Timeline() {
   const filter = useChunkscope((s) => s.filter)
   // One O(N) pass per (engine, filter); cursor moves never rebuild it.
   const rows = useMemo(() => (engine === null ? null : buildTimelineRows(engine, filter)), [engine, filter])
+  const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
+  // Seqs the recorded message cites that the log lacks: marked inline before the chunk they would precede.
+  const missing = useMemo(() => {
+    const cited = findStream(source, streamKey)?.attempt.recorded?.citation.missing ?? []
+    return [...cited].sort((a, b) => a - b)
+  }, [source, streamKey])
 
   return (
     <Panel
@@ -28,7 +36,7 @@ export function Timeline() {
       ) : rows.count === 0 ? (
         <EmptyFilter total={engine.total} />
       ) : (
-        <TimelineGrid engine={engine} rows={rows} />
+        <TimelineGrid engine={engine} rows={rows} missing={missing} />
       )}
     </Panel>
   )

@@ -40,9 +40,12 @@ const BASE_STEP = 1024
 export function TimelineGrid({
   engine,
   rows,
+  missing,
 }: {
   readonly engine: ReplayEngine
   readonly rows: TimelineRows
+  /** Sorted seqs missing from the log that the recorded message cites. */
+  readonly missing: readonly number[]
 }) {
   const k = useChunkscope((s) => s.k)
   const { seekTo, toggleRun } = useChunkscope((s) => s.actions)
@@ -176,6 +179,7 @@ export function TimelineGrid({
               id={`${prefix}-${row}`}
               engine={engine}
               rows={rows}
+              missing={missing}
               row={row}
               top={(row - base) * ROW_HEIGHT}
               state={stateOf(row)}

@@ -3,7 +3,15 @@ import type { ReplayEngine } from '../../core/ReplayEngine'
 import type { ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { ROW_RUN, ROW_RUN_HEAD, type TimelineRows } from './buildTimelineRows'
-import { effectLabel, gapLabel, indexOf, payloadPreview, runEffectLabel, type Tone } from './describeChunk'
+import {
+  effectLabel,
+  gapLabel,
+  indexOf,
+  missingBefore,
+  payloadPreview,
+  runEffectLabel,
+  type Tone,
+} from './describeChunk'
 import './timeline.css'
 
 export const ROW_HEIGHT = 22
@@ -22,6 +30,7 @@ type Props = {
   readonly id: string
   readonly engine: ReplayEngine
   readonly rows: TimelineRows
+  readonly missing: readonly number[]
   readonly row: number
   /** Offset from the top of the row window (see TimelineGrid): small numbers, whatever the row's index. */
   readonly top: number
@@ -38,6 +47,7 @@ export const TimelineRow = memo(function TimelineRow({
   id,
   engine,
   rows,
+  missing,
   row,
   top,
   state,
@@ -52,6 +62,7 @@ export const TimelineRow = memo(function TimelineRow({
   const index = indexOf(chunk)
   const run = kind === ROW_RUN
   const gap = run ? { text: '', tone: 'muted' as const } : gapLabel(engine.chunks, pos)
+  const hole = missingBefore(engine.chunks, pos, missing)
   const effect = run ? runEffectLabel(engine.effectAt(pos), span) : effectLabel(engine.effectAt(pos), chunk)
   const head = run ? pos - 1 : pos
   const payload = run ? `… ${span} more ${chunk.type}, block ${index ?? '?'}` : payloadPreview(chunk)
@@ -70,7 +81,14 @@ export const TimelineRow = memo(function TimelineRow({
       style={{ transform: `translateY(${top}px)` }}
       className={`timeline-columns timeline-row ${state === 'applied' ? '' : state}`}
     >
-      <td className="timeline-number timeline-dim">{run ? `${seq}…` : seq}</td>
+      <td className="timeline-number timeline-dim">
+        {hole !== null && (
+          <abbr aria-label={hole.title} title={hole.title} className="timeline-error">
+            {hole.text}
+          </abbr>
+        )}
+        {run ? `${seq}…` : seq}
+      </td>
       <td className={`timeline-number ${TONE[gap.tone]}`}>{gap.text}</td>
       <td className={`timeline-badge ${style?.badge ?? UNKNOWN_BADGE}`}>{chunk.type}</td>
       <td className="timeline-number">{index ?? ''}</td>

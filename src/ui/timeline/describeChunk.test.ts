@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyChunk } from '../../core/protocol'
+import { loadSource } from '../../formats/load'
+import { readCorpus } from '../../test/corpus'
 import { be, bs, finish, rd, tcd, td, text, toolCall, usage } from '../../test/chunks'
-import { effectLabel, gapLabel, payloadMatcher, payloadPreview, runEffectLabel } from './describeChunk'
+import {
+  effectLabel,
+  gapLabel,
+  missingBefore,
+  payloadMatcher,
+  payloadPreview,
+  runEffectLabel,
+} from './describeChunk'
 
 describe('payloadPreview', () => {
   it('says what each chunk carries, whitespace made visible', () => {
@@ -91,6 +100,20 @@ describe('gapLabel', () => {
       { text: '—', tone: 'muted' },
       { text: '—', tone: 'muted' },
       { text: '1m', tone: 'plain' },
+    ])
+  })
+})
+
+describe('missing seqs before a chunk', () => {
+  it('marks the cordis gaps: seqs 6–86 before seq 87, 88–98 before seq 99, nothing before seq 5', () => {
+    const file = 'web-cordis-tool-round-legacy-session.jsonl'
+    const attempt = loadSource(readCorpus(file), file).sessions[0]!.streams[0]!
+    const missing = [...attempt.recorded!.citation.missing].sort((a, b) => a - b)
+    const marks = attempt.chunks.map((c, pos) => [c.seq, missingBefore(attempt.chunks, pos, missing)?.title])
+    expect(marks.slice(0, 3)).toEqual([
+      [5, undefined],
+      [87, 'seqs 6–86 missing from the log before this chunk (cited by the recorded message)'],
+      [99, 'seqs 88–98 missing from the log before this chunk (cited by the recorded message)'],
     ])
   })
 })

@@ -198,3 +198,43 @@ export function runEffectLabel(effect: EffectSummary, count: number): Label {
   const { text, tone } = effectLabel(effect, { type: '' })
   return { text: `${count} × ${text.replace(/ \+0 chars$/, '')}`, tone }
 }
+
+/**
+ * Seqs missing from the log just before the chunk at `pos`: the recorded message cites them, the log lacks them
+ * (trimmed or lost, PROTOCOL.md §6), so what they carried never reached the assembler. Null when none.
+ *
+ * @example
+ * missingBefore(chunks, 1, [6, 7, 8]) // { text: '⋯', title: 'seqs 6–8 missing from the log (cited by …)' }
+ */
+export function missingBefore(
+  chunks: readonly SourcedChunk[],
+  pos: number,
+  missing: readonly number[],
+): { readonly text: string; readonly title: string } | null {
+  const seq = chunks[pos]?.seq
+  if (seq === undefined || missing.length === 0) return null
+  const after = pos === 0 ? -Infinity : chunks[pos - 1]!.seq
+  const low = lowerBound(missing, after + 1)
+  const high = lowerBound(missing, seq)
+  const count = high - low
+  if (count <= 0) return null
+  const from = missing[low]!
+  const to = missing[high - 1]!
+  const range =
+    count === to - from + 1 ? (from === to ? `seq ${from}` : `seqs ${from}–${to}`) : `${count} seqs`
+  return {
+    text: '⋯',
+    title: `${range} missing from the log before this chunk (cited by the recorded message)`,
+  }
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let low = 0
+  let high = sorted.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (sorted[mid]! < value) low = mid + 1
+    else high = mid
+  }
+  return low
+}

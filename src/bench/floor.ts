@@ -1,0 +1,47 @@
+import { deflateSync } from 'fflate'
+import { BlockAssembler } from '../core/BlockAssembler'
+import type { SourcedChunk } from '../core/protocol'
+
+/**
+ * The physical floor of a link for a stream: its text, reasoning and tool-call arguments alone, concatenated,
+ * deflated and base64url-encoded. No link can carry that content in fewer characters; everything above it
+ * (boundaries, types, indexes, keys, seqs, the frame) is overhead.
+ */
+export function linkFloor(chunks: readonly SourcedChunk[]): number {
+  // The content as assembled (every block, before max-tokens drops any): deltas, or a block-end's own content.
+  const assembler = new BlockAssembler()
+  for (const { chunk } of chunks) assembler.push(chunk)
+  let content = ''
+  try {
+    for (const block of assembler.assembled().all) {
+      const fields = block as { text?: unknown; arguments?: unknown }
+      if (typeof fields.text === 'string') content += fields.text
+      if (typeof fields.arguments === 'string') content += fields.arguments
+    }
+  } catch {
+    // An open block of an unknown type: no content to count.
+  }
+  const bytes = deflateSync(new TextEncoder().encode(content), { level: 9 }).length
+  return Math.ceil((bytes * 4) / 3)
+}
+
+/** `text` split into text-delta chunks of 1–4 characters (a fixed pseudo-random sequence), framed as one block. */
+export function proseStream(text: string, count: number): SourcedChunk[] {
+  let seed = 7
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const chunks: SourcedChunk[] = [
+    { seq: 0, time: null, chunk: { type: 'block-start', index: 0, blockType: 'text' } },
+  ]
+  let at = 0
+  while (chunks.length < count - 1 && at < text.length) {
+    const size = 1 + Math.floor(next() * 4)
+    chunks.push({
+      seq: chunks.length,
+      time: null,
+      chunk: { type: 'text-delta', index: 0, text: text.slice(at, at + size) },
+    })
+    at += size
+  }
+  chunks.push({ seq: chunks.length, time: null, chunk: { type: 'finish', reason: { kind: 'stop' } } })
+  return chunks
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { loadSource } from '../load'
+import { readCorpus } from '../../test/corpus'
+import { buildSharePayload, openSharePayload } from './payload'
+
+const FILE = 'acp-agent-persistent-pwsh-tool-turn-session.jsonl'
+
+function windowPayload() {
+  const source = loadSource(readCorpus(FILE), FILE)
+  const attempt = source.sessions[0]!.streams[0]!
+  const payload = buildSharePayload(
+    { source, attempt, streamKey: attempt.id, k: 47 },
+    { window: { from: 43, to: 48 } },
+  )
+  return JSON.parse(JSON.stringify(payload)) as Record<string, Record<string, unknown>>
+}
+
+describe('the attempt context a link carries', () => {
+  it('a window carries the end state, the outside findings and the recorded message', () => {
+    const payload = windowPayload()
+    expect(payload['window']!['end']).toMatchObject({ finish: { kind: 'tool-calls' } })
+    expect(payload['attempt']).toMatchObject({ turn: 1, step: 1, attempt: 1, kind: 'first' })
+    const opened = openSharePayload(payload)
+    if ('error' in opened) throw new Error(opened.error)
+    const shared = opened.source.sessions[0]!.streams[0]!
+    expect(shared.window).toMatchObject({ from: 43, total: 49, endFrom: expect.any(Number) })
+    expect(shared.recorded).toMatchObject({ seq: expect.any(Number), interrupted: false })
+  })
+
+  it('a link from before the context travelled still opens, with what it has', () => {
+    const payload = windowPayload()
+    const { attempt: _a, diagnostics: _d, ...old } = payload
+    const {
+      end: _e,
+      findings: _f,
+      endFrom: _n,
+      lastSeq: _l,
+      divergence: _v,
+      endBuilt: _b,
+      ...window
+    } = payload['window']!
+    const opened = openSharePayload({ ...old, window })
+    if ('error' in opened) throw new Error(opened.error)
+    expect(opened.source.sessions[0]!.streams[0]!.window).toBeUndefined()
+    expect(opened.source.sessions[0]!.streams[0]!.recorded).toBeNull()
+  })
+
+  it('a damaged carried end is refused in words; damaged recorded fields are left out', () => {
+    const payload = windowPayload()
+    expect(openSharePayload({ ...payload, window: { ...payload['window'], end: 5 } })).toEqual({
+      error: 'the link’s carried end of the stream is malformed',
+    })
+    const findings = [{ rule: 'no-such-rule', seq: 1, pos: 1, message: 'x' }]
+    expect(openSharePayload({ ...payload, window: { ...payload['window'], findings } })).toEqual({
+      error: 'the link’s carried end of the stream is malformed',
+    })
+    const recorded = { seq: 9, content: [5, { type: 'text', text: 'a' }], citation: 'nonsense' }
+    const opened = openSharePayload({ ...payload, attempt: { ...payload['attempt'], recorded } })
+    if ('error' in opened) throw new Error(opened.error)
+    expect(opened.source.sessions[0]!.streams[0]!.recorded).toMatchObject({
+      seq: 9,
+      content: [{ type: 'text', text: 'a' }],
+      citation: { missing: [], foreign: [], uncited: [] },
+    })
+  })
+})
