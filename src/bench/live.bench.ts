@@ -1,7 +1,7 @@
 import type { StreamChunk } from '../core/protocol'
 import type { FeedRecord } from '../formats/live/feedProtocol'
-import { LiveHub } from '../live/liveHub'
-import { createChunkscopeStore } from '../store/store'
+import { LiveHub } from '../app/live/liveHub'
+import { createChunkscopeStore } from '../app/store'
 import { loadBaseline, saveResults } from './baseline'
 import { flatten, median, percentile, printTable, type Row } from './report'
 

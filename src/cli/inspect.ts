@@ -2,7 +2,7 @@ import { terminalText } from './terminalText'
 import type { StreamReport } from '../core/streamReport'
 import { reportStream } from '../core/streamReport'
 import type { Diagnostic, LoadedSource } from '../formats/types'
-import { listStreams } from '../store/streamRefs'
+import { listStreams } from '../formats/streamRefs'
 
 /** The `inspect --json` object: a contract (add fields, never rename). */
 export type InspectReport = {

@@ -4,7 +4,7 @@ import { describeLinkLength } from '../formats/share/linkLength'
 import { FULL_REDACTION } from '../formats/share/redact'
 import { encodeShareLink } from '../formats/share/shareLink'
 import { parseWindow } from '../formats/share/window'
-import { streamKey } from '../store/streamRefs'
+import { streamKey } from '../formats/streamRefs'
 import process from 'node:process'
 import { loadFile, parseOptions, pickAttempt, type Io, type LoadPath } from './loadFile'
 

@@ -57,7 +57,7 @@ function isPackedRowType(type: string): type is PackedRowType {
 }
 
 /**
- * The reader behind {@link readSessionJsonl}, usable record by record: a live capture (src/live/liveHub.ts) feeds
+ * The reader behind {@link readSessionJsonl}, usable record by record: a live capture (src/app/live/liveHub.ts) feeds
  * each record as it arrives (`readRecord`, no JSON text in between) and reads the state so far (`soFar`) after each
  * batch, instead of re-reading the whole log.
  */

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react'
 import { useStore } from 'zustand'
-import type { ChunkscopeStore, ChunkscopeStoreState } from '../store/store'
+import type { ChunkscopeStore, ChunkscopeStoreState } from '../app/store'
 
 const StoreContext = createContext<ChunkscopeStore | null>(null)
 

@@ -1,5 +1,5 @@
 // One captured chat completion → one harness session log (PROTOCOL.md §6), written record by record, durable-first.
-// Platform-neutral (no Node or DOM APIs): the proxy (src/cli/proxy/capture.ts) and the page (src/capture/) share it.
+// Platform-neutral (no Node or DOM APIs): the proxy (src/cli/proxy/capture.ts) and the page (src/app/capture/) share it.
 import { BlockAssembler } from '../../core/BlockAssembler'
 import type { ContentBlock, FinishReason, LlmFailure, StreamChunk, TokenUsage } from '../../core/protocol'
 import type { CaptureKind, CaptureState, FeedCapture, FeedRecord } from '../live/feedProtocol'

@@ -1,5 +1,5 @@
 // The Chunkscope live feed (issue 6): what `chunkscope proxy` and `chunkscope attach` serve and the web app reads.
-// Platform-neutral types only; the Node server side is src/cli/proxy/feed.ts, the browser side src/live/feedClient.ts.
+// Platform-neutral types only; the Node server side is src/cli/proxy/feed.ts, the browser side src/app/live/feedClient.ts.
 import type { FinishReason } from '../../core/protocol'
 
 /** Where a capture comes from: a response through the proxy, a harness session relayed by attach, or the page. */

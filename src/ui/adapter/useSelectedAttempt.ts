@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import type { Attempt } from '../../core/session'
-import { findStream } from '../../store/streamRefs'
+import { findStream } from '../../formats/streamRefs'
 import { useChunkscope } from '../StoreContext'
 
 /** The attempt of the selected stream, looked up once per (source, stream) rather than per step. */

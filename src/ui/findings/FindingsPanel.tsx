@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import type { Severity } from '../../core/checks'
-import { findStream } from '../../store/streamRefs'
+import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
 import { recordedComparison } from '../outline/attemptSummary'
 import { useChunkscope } from '../StoreContext'

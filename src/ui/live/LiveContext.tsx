@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react'
 import { useStore } from 'zustand'
-import type { LiveController, LiveViewState } from '../../live/liveController'
+import type { LiveController, LiveViewState } from '../../app/live/liveController'
 
 const LiveContext = createContext<LiveController | null>(null)
 

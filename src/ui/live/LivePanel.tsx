@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import { findStream } from '../../store/streamRefs'
+import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import { buildCaptureRows } from './captureRows'

@@ -1,4 +1,4 @@
-import type { ChatForm, ChatRole, FormError } from '../../capture/chatRequest'
+import type { ChatForm, ChatRole, FormError } from '../../app/capture/chatRequest'
 
 type Props = {
   readonly messages: ChatForm['messages']

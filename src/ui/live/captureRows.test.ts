@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FeedCapture } from '../../formats/live/feedProtocol'
-import type { HubCapture } from '../../live/liveHub'
+import type { HubCapture } from '../../app/live/liveHub'
 import { buildCaptureRows } from './captureRows'
 
 const capture = (id: string, patch: Partial<FeedCapture> = {}): FeedCapture => ({

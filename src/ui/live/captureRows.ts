@@ -1,5 +1,5 @@
 import type { FeedCapture } from '../../formats/live/feedProtocol'
-import type { HubCapture } from '../../live/liveHub'
+import type { HubCapture } from '../../app/live/liveHub'
 
 export type CaptureRow = {
   readonly id: string

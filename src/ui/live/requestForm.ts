@@ -1,4 +1,4 @@
-import type { ChatForm } from '../../capture/chatRequest'
+import type { ChatForm } from '../../app/capture/chatRequest'
 
 /** The retry select: the harness's default policy, fewer retries, or none. */
 export type RetrySetting = 'default' | '3' | '1' | 'off'
@@ -28,7 +28,7 @@ export function loadForm(storage: Pick<Storage, 'getItem'> | null = safeStorage(
   }
 }
 
-/** Keeps the form for next time, without the key (the key has its own rules: src/capture/keyMemory.ts). */
+/** Keeps the form for next time, without the key (the key has its own rules: src/app/capture/keyMemory.ts). */
 export function saveForm(form: ChatForm, storage: Pick<Storage, 'setItem'> | null = safeStorage()): void {
   const { apiKey: _key, ...rest } = form
   try {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import type { Theme } from '../../store/store'
+import type { Theme } from '../../app/store'
 import { useChunkscope } from '../StoreContext'
 
 const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' }

@@ -1,10 +1,10 @@
 import { useCallback } from 'react'
 import { findExample } from '../../examples'
 import { loadSource } from '../../formats/load'
-import { loadInBackground, type LoadInput } from '../../store/loadClient'
-import type { Origin } from '../../store/store'
+import { loadInBackground, type LoadInput } from '../../app/open/loadClient'
+import type { Origin } from '../../app/store'
 import { useChunkscopeStore } from '../StoreContext'
-import { rememberFile } from '../url/fileMemory'
+import { rememberFile } from '../../app/open/fileMemory'
 
 /** The ways a source gets in: a file (drop or "Open file"), pasted text, a built-in example. */
 export function useSourceLoader() {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react'
-import { findStream } from '../../store/streamRefs'
+import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import {

@@ -1,6 +1,6 @@
 import type { Attempt, Session, SessionEvent, Turn } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
-import { streamKey } from '../../store/streamRefs'
+import { streamKey } from '../../formats/streamRefs'
 import { describeEvent, type Tone } from './describeEvent'
 
 /**

@@ -1,7 +1,7 @@
 import type { ExportTarget } from '../../formats/export'
 import type { ShareInput } from '../../formats/share/payload'
-import type { ChunkscopeState } from '../../store/store'
-import { findStream } from '../../store/streamRefs'
+import type { ChunkscopeState } from '../../app/store'
+import { findStream } from '../../formats/streamRefs'
 
 /** What the Share dialog shares: the selected stream of the loaded source, at the cursor. Null: nothing to share. */
 export function shareInputOf(state: Pick<ChunkscopeState, 'source' | 'streamKey' | 'k'>): ShareInput | null {

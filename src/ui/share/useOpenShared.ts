@@ -1,5 +1,5 @@
 import { useCallback } from 'react'
-import { fetchSource } from '../../formats/share/fetchSource'
+import { fetchSource } from '../../app/open/fetchSource'
 import { decodeShareLink, inspectShareLink } from '../../formats/share/shareLink'
 import { useChunkscopeStore } from '../StoreContext'
 import { useSourceLoader } from '../loading/useSourceLoader'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
 import type { AnyChunk } from '../../core/protocol'
-import type { TimelineFilter } from '../../store/store'
+import type { TimelineFilter } from '../../app/store'
 import { be, bs, finish, rd, sourced, tcd, td, text, toolCall, usage } from '../../test/chunks'
 import { generateStream } from '../../test/generate'
 import {

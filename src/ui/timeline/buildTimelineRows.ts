@@ -1,5 +1,5 @@
 import type { ReplayEngine } from '../../core/ReplayEngine'
-import type { TimelineFilter } from '../../store/store'
+import type { TimelineFilter } from '../../app/store'
 import { indexOf, payloadMatcher } from './describeChunk'
 
 /** A row showing one chunk. */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { SPEEDS } from '../../store/store'
+import { SPEEDS } from '../../app/store'
 import { useChunkscope } from '../StoreContext'
 import { buildExplanation } from './buildExplanation'
 import { buildMarkers, type Marker } from './buildMarkers'

@@ -1,14 +1,14 @@
 import { useEffect } from 'react'
 import { DEFAULT_EXAMPLE } from '../../examples'
-import { sourceUrlParam } from '../../formats/share/fetchSource'
+import { sourceUrlParam } from '../../app/open/fetchSource'
 import { isShareFragment } from '../../formats/share/shareLink'
-import type { ChunkscopeState } from '../../store/store'
-import { formatPlace, parsePlace, type Place } from '../../store/urlState'
+import type { ChunkscopeState } from '../../app/store'
+import { formatPlace, parsePlace, type Place } from '../../app/open/urlState'
 import { useChunkscopeStore } from '../StoreContext'
 import { useLive } from '../live/LiveContext'
 import { useSourceLoader } from '../loading/useSourceLoader'
 import { useOpenShared } from '../share/useOpenShared'
-import { recallFile } from './fileMemory'
+import { recallFile } from '../../app/open/fileMemory'
 
 const REPLACE_MS = 150
 

@@ -1,5 +1,5 @@
-import type { Attempt } from '../core/session'
-import type { Diagnostic, LoadedSource } from '../formats/types'
+import type { Attempt } from '../../core/session'
+import type { Diagnostic, LoadedSource } from '../../formats/types'
 
 /**
  * What the page opens of one input. The tab's memory follows what is decoded, not the input's bytes: each chunk

@@ -3,9 +3,9 @@ import type { AssemblerState } from '../core/BlockAssembler'
 import { ReplayBuilder, ReplayEngine, type ReplayFrame } from '../core/ReplayEngine'
 import type { ChunkType } from '../core/protocol'
 import type { Diagnostic, LoadedSource } from '../formats/types'
-import { cutNotice, fitToBudget } from '../workers/budget'
-import type { LoadProgress } from '../workers/loadMessages'
-import { findStream, listStreams, type StreamEntry } from './streamRefs'
+import { cutNotice, fitToBudget } from './workers/budget'
+import type { LoadProgress } from './workers/loadMessages'
+import { findStream, listStreams, type StreamEntry } from '../formats/streamRefs'
 
 /** Where the loaded source came from; decides how the URL fragment names it. */
 export type Origin =

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamChunk } from '../core/protocol'
-import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
-import { createChunkscopeStore } from '../store/store'
-import { stepRecords } from '../test/builders'
-import { be, bs, finish, td, text } from '../test/chunks'
+import type { StreamChunk } from '../../core/protocol'
+import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
+import { createChunkscopeStore } from '../store'
+import { stepRecords } from '../../test/builders'
+import { be, bs, finish, td, text } from '../../test/chunks'
 import { LiveHub } from './liveHub'
 
 const capture = (id: string, state: FeedCapture['state'] = 'streaming'): FeedCapture => ({

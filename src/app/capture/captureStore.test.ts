@@ -1,10 +1,10 @@
 import { IDBFactory } from 'fake-indexeddb'
 import 'fake-indexeddb/auto'
 import { describe, expect, it } from 'vitest'
-import type { FeedCapture } from '../formats/live/feedProtocol'
-import { loadSource } from '../formats/load'
-import { mockScript } from '../test/mockUpstream'
-import { SessionRecorder } from '../formats/capture/sessionRecorder'
+import type { FeedCapture } from '../../formats/live/feedProtocol'
+import { loadSource } from '../../formats/load'
+import { mockScript } from '../../test/mockUpstream'
+import { SessionRecorder } from '../../formats/capture/sessionRecorder'
 import { captureSink, openCaptureStore } from './captureStore'
 
 const summary = (id: string, startedAt: number, state: FeedCapture['state'] = 'completed'): FeedCapture => ({

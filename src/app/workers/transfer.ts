@@ -1,6 +1,6 @@
-import type { SourcedChunk } from '../core/protocol'
-import type { SessionEvent } from '../core/session'
-import type { LoadedSource } from '../formats/types'
+import type { SourcedChunk } from '../../core/protocol'
+import type { SessionEvent } from '../../core/session'
+import type { LoadedSource } from '../../formats/types'
 
 /**
  * Moving a loaded source from the worker to the page without freezing it. Structured clone of a million small

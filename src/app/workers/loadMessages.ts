@@ -1,4 +1,4 @@
-import type { LoadedSource } from '../formats/types'
+import type { LoadedSource } from '../../formats/types'
 import type { TransferPart, TransferPlan } from './transfer'
 
 /** Messages between the store and the loading worker (structured-cloned, so plain data only). */

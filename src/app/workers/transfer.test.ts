@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { loadSource } from '../formats/load'
-import { readCorpus } from '../test/corpus'
-import { generateStream } from '../test/generate'
-import { deepUsageLog } from '../test/hostile'
+import { loadSource } from '../../formats/load'
+import { readCorpus } from '../../test/corpus'
+import { generateStream } from '../../test/generate'
+import { deepUsageLog } from '../../test/hostile'
 import { SourceAssembler, splitSource } from './transfer'
 
 /** What the page gets after the messages went through structured clone one by one. */

@@ -1,7 +1,7 @@
 // Ties live captures (feeds, and the page's own browser captures) to the workbench store (issue 6).
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { ChunkscopeStore } from '../store/store'
-import { streamKey } from '../store/streamRefs'
+import type { ChunkscopeStore } from '../store'
+import { streamKey } from '../../formats/streamRefs'
 import {
   startBrowserCapture,
   type BrowserCapture,

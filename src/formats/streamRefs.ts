@@ -1,5 +1,5 @@
 import type { Attempt } from '../core/session'
-import type { LoadedSource } from '../formats/types'
+import type { LoadedSource } from './types'
 
 /**
  * A stream's address in a loaded source, as it appears in the URL (`#s=t1.s2.a1`): the attempt id for the first

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-import { loadSource } from '../formats/load'
-import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../formats/loadBytes'
+import { loadSource } from '../../formats/load'
+import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../../formats/loadBytes'
 import { fitToBudget, refuseInput } from './budget'
 import type { LoadProgress, LoadRequest, LoadResponse } from './loadMessages'
 import { loadSqlJsBrowser } from './sqlJsBrowser'

@@ -1,5 +1,5 @@
-import { loadSource } from '../formats/load'
-import type { LoadedSource } from '../formats/types'
+import { loadSource } from '../../formats/load'
+import type { LoadedSource } from '../../formats/types'
 import type { LoadProgress, LoadRequest, LoadResponse } from '../workers/loadMessages'
 import { fitToBudget, refuseInput } from '../workers/budget'
 import { SourceAssembler } from '../workers/transfer'

@@ -1,5 +1,5 @@
 // The retry policy of a browser capture (PROTOCOL.md §11): the harness's default, configurable, or off.
-import type { FinishReason, LlmFailure } from '../core/protocol'
+import type { FinishReason, LlmFailure } from '../../core/protocol'
 
 export type RetryPolicy = {
   /** Retries after the first attempt (0 = none). */

@@ -1,5 +1,10 @@
 // The web app's side of the live feed (src/formats/live/feedProtocol.ts): `chunkscope proxy` / `chunkscope attach`.
-import { FEED_PATHS, type FeedCapture, type FeedMessage, type FeedRecord } from '../formats/live/feedProtocol'
+import {
+  FEED_PATHS,
+  type FeedCapture,
+  type FeedMessage,
+  type FeedRecord,
+} from '../../formats/live/feedProtocol'
 import type { LiveHub } from './liveHub'
 
 export type FeedState = 'connecting' | 'open' | 'retrying' | 'closed'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { LlmFailure } from '../core/protocol'
+import type { LlmFailure } from '../../core/protocol'
 import { DEFAULT_RETRY_POLICY, NO_RETRY, nextDelay, retryableFailure, retryPolicy } from './retryPolicy'
 
 const failure = (code: string, extra: Partial<LlmFailure> = {}): LlmFailure => ({

@@ -1,8 +1,8 @@
 // A chat completion streamed by the page itself and recorded as a harness session log (issue 6, part 1).
-import type { FinishReason, LlmFailure } from '../core/protocol'
-import { SessionRecorder, type RecordSink } from '../formats/capture/sessionRecorder'
-import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
-import { httpFailure } from '../formats/sse/httpFailure'
+import type { FinishReason, LlmFailure } from '../../core/protocol'
+import { SessionRecorder, type RecordSink } from '../../formats/capture/sessionRecorder'
+import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
+import { httpFailure } from '../../formats/sse/httpFailure'
 import { buildChatRequest, originOf, type ChatForm, type ChatRequest, type FormError } from './chatRequest'
 import { nextDelay, retryableFailure, retryPolicy, type RetryPolicy } from './retryPolicy'
 

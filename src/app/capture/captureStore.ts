@@ -1,6 +1,6 @@
 // Browser captures kept in IndexedDB (database `chunkscope-live`): a reload mid-stream loses nothing already received.
-import type { RecordSink } from '../formats/capture/sessionRecorder'
-import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
+import type { RecordSink } from '../../formats/capture/sessionRecorder'
+import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
 
 export const CAPTURE_DB = 'chunkscope-live'
 const VERSION = 1

@@ -1,11 +1,16 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { analyzeStream } from '../core/analyzeStream'
-import { compareRecorded, type Session } from '../core/session'
-import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
-import { loadSource } from '../formats/load'
-import { MOCK_SCENARIOS, type MockScenario, startMockUpstream, type MockUpstream } from '../test/mockUpstream'
+import { analyzeStream } from '../../core/analyzeStream'
+import { compareRecorded, type Session } from '../../core/session'
+import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
+import { loadSource } from '../../formats/load'
+import {
+  MOCK_SCENARIOS,
+  type MockScenario,
+  startMockUpstream,
+  type MockUpstream,
+} from '../../test/mockUpstream'
 import {
   isNoResponseFailure,
   noResponseFailure,

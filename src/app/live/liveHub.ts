@@ -1,9 +1,9 @@
 // Every live capture the page knows (browser captures, proxy and attach feeds) → one LoadedSource (issue 6).
-import { buildSession, type Session } from '../core/session'
-import type { FeedCapture, FeedRecord } from '../formats/live/feedProtocol'
-import { citationDiagnostics } from '../formats/load'
-import { SessionJsonlReader } from '../formats/sessionJsonl'
-import type { Diagnostic, LoadedSource } from '../formats/types'
+import { buildSession, type Session } from '../../core/session'
+import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
+import { citationDiagnostics } from '../../formats/load'
+import { SessionJsonlReader } from '../../formats/sessionJsonl'
+import type { Diagnostic, LoadedSource } from '../../formats/types'
 
 /** Where a capture was seen: this page, or the feed at this URL. */
 export type CaptureOrigin = { readonly via: 'page' } | { readonly via: 'feed'; readonly url: string }
