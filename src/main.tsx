@@ -2,8 +2,11 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createChunkscopeStore } from './app/store'
 import { LiveController, sessionFeedMemory } from './app/live/liveController'
+import { createOpener } from './app/open/openSource'
+import { askPassphrase } from './app/open/passphrasePrompt'
 import { App } from './ui/App'
 import { LiveProvider } from './ui/live/LiveContext'
+import { OpenProvider } from './ui/OpenContext'
 import { StoreProvider } from './ui/StoreContext'
 import './index.css'
 
@@ -14,12 +17,16 @@ const store = createChunkscopeStore()
 const live = new LiveController(store, { feedMemory: sessionFeedMemory() })
 // Captures saved by this browser come back first (a reload mid-stream loses nothing already received).
 void live.restore()
+// Every entrance (drop, paste, examples, the URL, links, live) opens its source through this one function.
+const open = createOpener({ store, live, askPassphrase })
 
 createRoot(container).render(
   <StrictMode>
     <StoreProvider store={store}>
       <LiveProvider live={live}>
-        <App />
+        <OpenProvider open={open}>
+          <App />
+        </OpenProvider>
       </LiveProvider>
     </StoreProvider>
   </StrictMode>,

@@ -1,3 +1,4 @@
+import { readAssembler, type StreamResult } from './analyzeStream'
 import { BlockAssembler, type AssemblerState } from './BlockAssembler'
 import type { Finding } from './checks'
 import type { FirstDivergence } from './firstDivergence'
@@ -212,30 +213,42 @@ export type RecordedComparison = {
 }
 
 /**
- * Re-assembles an attempt's chunks and compares the result with its recorded message (§6): `interruptedBlocks()`
- * when the message is interrupted, else `blocks()`. Null when the attempt has no linked message.
+ * Compares what an attempt's chunks assemble to with its recorded message (§6): `interruptedBlocks()` when the
+ * message is interrupted, else `blocks()`. Null when the attempt has no linked message. Pass the attempt's
+ * `analyzeStream` result (or an unseeded engine's `result`) when there is one: the comparison then reads it
+ * instead of assembling the chunks again.
  *
  * @example
  * compareRecorded(session.streams[0]) // { match: true, assembled: [...], expected: [...] }
+ * compareRecorded(attempt, engine.result) // the same, without a second pass
  */
-export function compareRecorded(attempt: Attempt): RecordedComparison | null {
+export function compareRecorded(attempt: Attempt, assembled?: AssembledRead): RecordedComparison | null {
   const recorded = attempt.recorded
   if (recorded === null) return null
   // A window's chunks are not the whole stream: the state after the whole stream travels with it.
-  const assembler =
-    attempt.window !== undefined ? BlockAssembler.fromState(attempt.window.end) : new BlockAssembler()
-  if (attempt.window === undefined) for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
-  let assembled: ContentBlock[]
-  try {
-    // A push that threw ended the harness's attempt in that error (§3): it assembled nothing to record.
-    const failure = assembler.failure
-    if (failure !== undefined) throw new Error(failure.message)
-    assembled = recorded.interrupted ? assembler.interruptedBlocks() : assembler.blocks()
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    return { match: false, assembled: null, expected: recorded.content, error: message }
+  const read = attempt.window !== undefined ? assemble(attempt) : (assembled ?? assemble(attempt))
+  // A push that threw ended the harness's attempt in that error (§3): it assembled nothing to record.
+  const failed = read.errorPos !== null
+  const blocks = failed ? null : recorded.interrupted ? read.interruptedBlocks : read.blocks
+  if (blocks === null) {
+    const error =
+      (recorded.interrupted && !failed ? read.interruptedBlocksError : read.error) ?? 'unknown error'
+    return { match: false, assembled: null, expected: recorded.content, error }
   }
-  return { match: jsonEqual(assembled, recorded.content), assembled, expected: recorded.content }
+  return { match: jsonEqual(blocks, recorded.content), assembled: blocks, expected: recorded.content }
+}
+
+/** The part of a stream's result a comparison reads (a `StreamResult` or an engine's `result` has it). */
+export type AssembledRead = Pick<
+  StreamResult,
+  'blocks' | 'error' | 'errorPos' | 'interruptedBlocks' | 'interruptedBlocksError'
+>
+
+function assemble(attempt: Attempt): AssembledRead {
+  if (attempt.window !== undefined) return readAssembler(BlockAssembler.fromState(attempt.window.end))
+  const assembler = new BlockAssembler()
+  for (const sourced of attempt.chunks) assembler.push(sourced.chunk)
+  return readAssembler(assembler)
 }
 
 type AttemptCursor = {

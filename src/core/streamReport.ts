@@ -71,7 +71,7 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
     seq,
     message,
   }))
-  const comparison = compareRecorded(attempt)
+  const comparison = compareRecorded(attempt, result)
   const recorded = attempt.recorded
   const divergence = comparison !== null && !comparison.match ? attemptDivergence(attempt) : null
   if (recorded !== null && comparison !== null && !comparison.match) {

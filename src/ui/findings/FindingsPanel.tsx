@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react'
 import type { Severity } from '../../core/checks'
 import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
-import { recordedComparison } from '../outline/attemptSummary'
 import { useChunkscope } from '../StoreContext'
 import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
 import { FindingsList } from './FindingsList'
@@ -16,6 +15,7 @@ export function FindingsPanel() {
   const engine = useChunkscope((s) => s.engine)
   const source = useChunkscope((s) => s.source)
   const streamKey = useChunkscope((s) => s.streamKey)
+  const results = useChunkscope((s) => s.results)
   const [hidden, setHidden] = useState<ReadonlySet<Severity>>(new Set())
 
   const attempt = useMemo(() => findStream(source, streamKey)?.attempt ?? null, [source, streamKey])
@@ -23,10 +23,10 @@ export function FindingsPanel() {
     if (engine === null) return null
     const mismatch =
       attempt !== null && attempt.chunks === engine.chunks
-        ? recordedMismatch(attempt, recordedComparison(attempt))
+        ? recordedMismatch(attempt, results.comparison(attempt))
         : null
     return findingList(engine.findings, mismatch)
-  }, [engine, attempt])
+  }, [engine, attempt, results])
   const counts = useMemo(() => (list === null ? null : countBySeverity(list)), [list])
   const positions = useMemo(() => (list === null ? null : visiblePositions(list, hidden)), [list, hidden])
 

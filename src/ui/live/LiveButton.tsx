@@ -1,9 +1,9 @@
+import { useOpen } from '../OpenContext'
 import { useChunkscope } from '../StoreContext'
-import { useLive } from './LiveContext'
 
 /** "Live": the workbench shows the live captures (browser requests, proxy and attach feeds) and their panel. */
 export function LiveButton({ onShow }: { readonly onShow: () => void }) {
-  const live = useLive()
+  const open = useOpen()
   const on = useChunkscope((s) => s.origin?.kind === 'live')
   return (
     <button
@@ -14,7 +14,7 @@ export function LiveButton({ onShow }: { readonly onShow: () => void }) {
       onClick={() => {
         onShow()
         if (on) return
-        void live.restore().then(() => live.show())
+        void open({ kind: 'live' })
       }}
     >
       <span aria-hidden className="inline-block size-1.5 rounded-full bg-red-500" /> Live

@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react'
 import { SEVERITY_ICON } from '../findings/severity'
-import type { AttemptSummary } from './attemptSummary'
+import type { AttemptSummary } from '../../core/attemptSummary'
 import type { OutlineNode, OutlineRow } from './buildOutline'
 import { markHiddenChars } from '../hiddenChars'
 import type { Tone } from './describeEvent'

@@ -14,8 +14,9 @@ const EXPAND_ALL_UP_TO = 400
 export function OutlineTree({ outline }: { readonly outline: Outline }) {
   const streamKey = useChunkscope((s) => s.streamKey)
   const engine = useChunkscope((s) => s.engine)
+  const results = useChunkscope((s) => s.results)
   const { selectStream } = useChunkscope((s) => s.actions)
-  const summaryOf = useAttemptSummaries(outline.attempts, engine)
+  const summaryOf = useAttemptSummaries(outline.attempts, results, engine)
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(
     () =>
       new Set(

@@ -2,13 +2,19 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
-import { attemptSummary, type AttemptSummary } from './attemptSummary'
+import { AttemptResults } from '../../app/attemptResults'
+import type { AttemptSummary } from '../../core/attemptSummary'
 import { buildOutline, flattenOutline, groupIds, pathTo, type OutlineNode } from './buildOutline'
 
 const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
 
+/** The summaries of the source loaded last, as the store's results compute them. */
+let results = new AttemptResults(null)
+
 function load(name: string) {
-  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+  const source = loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+  results = new AttemptResults(source)
+  return source
 }
 
 function printSummary(summary: AttemptSummary | null): string {
@@ -38,7 +44,7 @@ function printOutline(nodes: readonly OutlineNode[], depth = 0): string {
         case 'event':
           return `${pad}· ${node.seq} ${node.type}${node.text ? ` ${node.text}` : ''}`
         case 'attempt':
-          return `${pad}${node.label} ${printSummary(attemptSummary(node.attempt))}`
+          return `${pad}${node.label} ${printSummary(results.summary(node.attempt))}`
         case 'turn':
           return `${pad}${node.label} · ${node.end.text}\n${printOutline(node.children, depth + 1)}`
         default:
@@ -138,7 +144,7 @@ describe('buildOutline over the corpus', () => {
     // The user message after turn 1's end belongs to no turn: it sits between the turns.
     expect(text).toContain('· 250 user/message')
     for (const node of outline.attempts) {
-      const mark = attemptSummary(node.attempt)!.recorded
+      const mark = results.summary(node.attempt)!.recorded
       const comparison = compareRecorded(node.attempt)
       expect(mark.kind === 'match').toBe(comparison?.match === true)
     }
@@ -164,7 +170,7 @@ describe('buildOutline over the corpus', () => {
       const outline = buildOutline(load(name))
       for (const node of outline.attempts) {
         const comparison = compareRecorded(node.attempt)
-        const mark = attemptSummary(node.attempt)!.recorded
+        const mark = results.summary(node.attempt)!.recorded
         expect(mark.kind, `${name} ${node.id}`).toBe(comparison === null ? 'uncited' : 'match')
       }
     }
@@ -289,7 +295,7 @@ describe('live capture sessions', () => {
 
 describe('a live attempt still arriving', () => {
   test('reads "streaming" with nothing to warn about, until its finish comes', async () => {
-    const { summarizeAttempt } = await import('./attemptSummary')
+    const { summarizeAttempt } = await import('../../core/attemptSummary')
     const { analyzeStream } = await import('../../core/analyzeStream')
     const source = load('web-goal-multi-turn-actions-session.jsonl')
     const attempt = source.sessions[0]!.streams[0]!

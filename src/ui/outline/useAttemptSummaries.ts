@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer } from 'react'
-import type { ReplayEngine } from '../../core/ReplayEngine'
-import { LAZY_CHUNKS, attemptSummary, type AttemptSummary } from './attemptSummary'
+import type { AttemptSummary } from '../../core/attemptSummary'
+import { LAZY_CHUNKS, type AttemptResults } from '../../app/attemptResults'
 import type { OutlineAttempt } from './buildOutline'
 
 /** Sources up to this many chunks are summarised before the first paint; longer ones in slices after it. */
@@ -8,13 +8,14 @@ const SYNC_CHUNKS = 100_000
 const SLICE_CHUNKS = 100_000
 
 /**
- * Summaries of every attempt of the outline, each computed once (cached on the attempt). Small sources are done
- * at once; big ones in slices between frames, re-rendering as they fill in; attempts over {@link LAZY_CHUNKS}
- * wait until selected and then reuse the selected engine's result instead of a second pass.
+ * Summaries of every attempt of the outline, from the store's {@link AttemptResults} (each computed once there).
+ * Small sources are done at once; big ones in slices between frames, re-rendering as they fill in; attempts over
+ * {@link LAZY_CHUNKS} wait until selected and then come from the selected engine's result.
  */
 export function useAttemptSummaries(
   attempts: readonly OutlineAttempt[],
-  engine: ReplayEngine | null,
+  results: AttemptResults,
+  engine: unknown,
 ): (node: OutlineAttempt) => AttemptSummary | null {
   const [version, bump] = useReducer((n: number) => n + 1, 0)
 
@@ -22,9 +23,9 @@ export function useAttemptSummaries(
     let total = 0
     for (const node of attempts) total += node.attempt.chunks.length
     if (total > SYNC_CHUNKS) return false
-    for (const node of attempts) attemptSummary(node.attempt)
+    for (const node of attempts) results.summary(node.attempt)
     return true
-  }, [attempts])
+  }, [attempts, results])
 
   useEffect(() => {
     if (small) return undefined
@@ -38,20 +39,19 @@ export function useAttemptSummaries(
         next += 1
         if (attempt.chunks.length > LAZY_CHUNKS) continue
         budget -= attempt.chunks.length + 1
-        computed = attemptSummary(attempt) !== null || computed
+        computed = results.summary(attempt) !== null || computed
       }
       if (computed) bump()
       if (next < attempts.length) timer = setTimeout(work, 0)
     }
     timer = setTimeout(work, 0)
     return () => clearTimeout(timer)
-  }, [attempts, small])
+  }, [attempts, results, small])
 
+  // A new engine (a selection finished) can turn a pending summary into one read from that engine.
   return useMemo(() => {
     void version
-    return (node: OutlineAttempt) =>
-      engine !== null && engine.chunks === node.attempt.chunks
-        ? attemptSummary(node.attempt, engine.result, engine.streaming)
-        : attemptSummary(node.attempt)
-  }, [engine, version])
+    void engine
+    return (node: OutlineAttempt) => results.summary(node.attempt)
+  }, [results, engine, version])
 }

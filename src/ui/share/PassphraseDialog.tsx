@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { currentPrompt, subscribePrompt } from './passphrasePrompt'
+import { currentPrompt, subscribePrompt } from '../../app/open/passphrasePrompt'
 
 /** Asks for an encrypted link's passphrase; after a wrong one says so and asks again. */
 export function PassphraseDialog() {

@@ -1,9 +1,8 @@
-import { analyzeStream, type StreamResult } from '../../core/analyzeStream'
-import { compareRecorded, type Attempt, type RecordedComparison } from '../../core/session'
-import type { Tone } from './describeEvent'
+import type { StreamResult } from './analyzeStream'
+import type { Attempt, RecordedComparison } from './session'
 
-/** Attempts longer than this are analysed only once selected (their engine's result is reused then). */
-export const LAZY_CHUNKS = 200_000
+/** How an attempt reads in a list: quiet when it ended normally, a warning or an error otherwise. */
+export type SummaryTone = 'muted' | 'warning' | 'error'
 
 /** How an attempt's stored message relates to it (PROTOCOL.md §6). */
 export type RecordedMark =
@@ -22,16 +21,19 @@ export type AttemptSummary = {
   readonly finish: string
   /** The failure code of an error/aborted finish. */
   readonly code: string | null
-  readonly tone: Tone
+  readonly tone: SummaryTone
   /** Error findings, `recorded-mismatch` included (it is an error finding of the session, §5). */
   readonly errors: number
   readonly warnings: number
   readonly recorded: RecordedMark
 }
 
-type ResultPart = Pick<StreamResult, 'finish' | 'hasFinish' | 'findings'>
+export type ResultPart = Pick<StreamResult, 'finish' | 'hasFinish' | 'findings'>
 
 /**
+ * One line's worth about an attempt (the Outline's badge): how it finished, how many findings, whether its stored
+ * message matches. Pure; the app's attempt results compute it once per attempt.
+ *
  * @example
  * summarizeAttempt(attempt, analyzeStream(attempt.chunks), compareRecorded(attempt))
  * // { finish: 'error', code: 'EMPTY_RESPONSE', tone: 'error', errors: 0, warnings: 0, recorded: { kind: 'uncited' } }
@@ -57,7 +59,7 @@ export function summarizeAttempt(
   if (!result.hasFinish)
     return { finish: 'no finish', code: null, tone: 'warning', errors, warnings, recorded }
   const code = 'failure' in finish ? (finish.failure.code ?? null) : null
-  const tone: Tone =
+  const tone: SummaryTone =
     finish.kind === 'error'
       ? 'error'
       : finish.kind === 'stop' || finish.kind === 'tool-calls'
@@ -71,45 +73,4 @@ function markOf(attempt: Attempt, comparison: RecordedComparison | null): Record
   if (attempt.recorded === null || comparison === null) return { kind: 'uncited' }
   if (attempt.recorded.interrupted) return { kind: 'interrupted', match: comparison.match }
   return comparison.match ? { kind: 'match' } : { kind: 'mismatch' }
-}
-
-// Caches keyed on the attempt object: a new source brings new attempts, and the old entries go with it.
-const summaries = new WeakMap<Attempt, AttemptSummary>()
-const comparisons = new WeakMap<Attempt, RecordedComparison | null>()
-
-/** `compareRecorded` once per attempt (the Outline and the Findings panel both ask). */
-export function recordedComparison(attempt: Attempt): RecordedComparison | null {
-  if (comparisons.has(attempt)) return comparisons.get(attempt) ?? null
-  const comparison = compareRecorded(attempt)
-  comparisons.set(attempt, comparison)
-  return comparison
-}
-
-/**
- * The attempt's summary, computed once: from the selected stream's engine result when given (no second pass),
- * else with `analyzeStream` for attempts up to {@link LAZY_CHUNKS} chunks; null for a longer one not yet selected.
- */
-const engineSummaries = new WeakMap<ResultPart, AttemptSummary>()
-
-export function attemptSummary(
-  attempt: Attempt,
-  engineResult?: ResultPart,
-  streaming = false,
-): AttemptSummary | null {
-  // The selected stream's engine knows best: a window link's engine starts from a carried state that a fresh
-  // pass over the attempt's chunks does not have. Its summary is cached per engine result.
-  if (engineResult !== undefined) {
-    const fromEngine = engineSummaries.get(engineResult)
-    if (fromEngine) return fromEngine
-    const summary = summarizeAttempt(attempt, engineResult, recordedComparison(attempt), streaming)
-    engineSummaries.set(engineResult, summary)
-    return summary
-  }
-  const cached = summaries.get(attempt)
-  if (cached) return cached
-  if (engineResult === undefined && attempt.chunks.length > LAZY_CHUNKS) return null
-  const result = engineResult ?? analyzeStream(attempt.chunks)
-  const summary = summarizeAttempt(attempt, result, recordedComparison(attempt))
-  summaries.set(attempt, summary)
-  return summary
 }

@@ -1,0 +1,243 @@
+import type { AssemblerState } from '../../core/BlockAssembler'
+import { ReplayBuilder, ReplayEngine } from '../../core/ReplayEngine'
+import { findStream, listStreams, type StreamEntry } from '../../formats/streamRefs'
+import type { Diagnostic, LoadedSource } from '../../formats/types'
+import { AttemptResults } from '../attemptResults'
+import { cutNotice, fitToBudget } from '../workers/budget'
+import type { LoadProgress } from '../workers/loadMessages'
+import type { SliceApi } from './sliceApi'
+import { initialFilter } from './viewSlice'
+
+/** Where the loaded source came from; decides how the URL fragment names it. */
+export type Origin =
+  | { readonly kind: 'example'; readonly id: string }
+  | { readonly kind: 'file'; readonly name: string }
+  | { readonly kind: 'paste'; readonly name: string }
+  /**
+   * A `#v1.` share link: the URL keeps the link itself (a reload re-opens it), so the cursor is not written back.
+   * `window`: the stream is chunks [from, to) of a stream of `total`, replayed from the carried assembler state.
+   */
+  | {
+      readonly kind: 'link'
+      readonly name: string
+      readonly window: { readonly from: number; readonly to: number; readonly total: number } | null
+      readonly redacted: boolean
+      readonly encrypted: boolean
+    }
+  /** The live captures of the page and its feeds: the source grows while it is on screen. */
+  | { readonly kind: 'live'; readonly name: string }
+
+/** The source on screen, the selected stream and its engine, and how loading goes. */
+export type SourceState = {
+  readonly source: LoadedSource | null
+  readonly origin: Origin | null
+  readonly streamKey: string | null
+  /** The selected stream's engine: heavy data lives there, never copied into the store. */
+  readonly engine: ReplayEngine | null
+  /** Every attempt's engine, summary and recorded comparison, each computed once (a new instance per source). */
+  readonly results: AttemptResults
+  readonly status: 'idle' | 'loading'
+  readonly progress: LoadProgress | null
+  /** A load failure or unreadable input, shown in a banner; whatever could be read stays on screen. */
+  readonly error: string | null
+  /**
+   * Live only: the cursor follows the tail of the newest stream as chunks arrive. A move away from that tail (a step
+   * back, another stream) turns it off and the cursor stays put; moving back to the tail, or `setFollow`, turns it on.
+   */
+  readonly follow: boolean
+}
+
+export type SourceActions = {
+  /** Shows a loaded source and selects a stream (the one named, else the first with chunks) at cursor k (else the end). */
+  showSource(
+    source: LoadedSource,
+    origin: Origin,
+    at?: { stream?: string; k?: number; initialState?: AssemblerState },
+  ): Promise<void>
+  /**
+   * Shows (or updates, while live) the live captures' source. Following: the newest stream at its tail. Otherwise the
+   * selected stream stays selected and its cursor stays put; its engine is rebuilt only if its chunks changed.
+   */
+  showLive(source: LoadedSource, streaming?: ReadonlySet<number>): Promise<void>
+  /** Turns following on (jumps to the newest stream's tail) or off. */
+  setFollow(follow: boolean): Promise<void>
+  startLoading(): void
+  reportProgress(progress: LoadProgress): void
+  failLoading(message: string): void
+  dismissError(): void
+  selectStream(key: string, k?: number): Promise<void>
+}
+
+export type SourceSliceOptions = {
+  /** Yields to the host between engine-building slices (a macrotask in the browser, so the page can paint). */
+  readonly yieldToHost: () => Promise<void>
+}
+
+/** Streams up to this many chunks build their engine in one go; longer ones in slices with progress. */
+const SLICE = 50_000
+
+export function createSourceSlice(
+  api: SliceApi,
+  options: SourceSliceOptions,
+): { state: SourceState; actions: SourceActions } {
+  const { set, get } = api
+  /** Bumped by every new load or selection: work for an older one is abandoned (only the newest request runs). */
+  let generation = 0
+
+  async function buildEngine(entry: StreamEntry, token: number): Promise<ReplayEngine | null> {
+    const results = get().results
+    const cached = results.engine(entry)
+    if (cached !== null) return cached
+    results.startBuilding(entry)
+    const chunks = entry.attempt.chunks
+    const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
+    if (chunks.length > SLICE)
+      set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
+    while (!builder.advance(SLICE)) {
+      set({ progress: { phase: 'replaying', done: builder.processed, total: chunks.length } })
+      await options.yieldToHost()
+      if (token !== generation) return null
+    }
+    const engine = new ReplayEngine(builder)
+    results.keepEngine(entry, engine)
+    return engine
+  }
+
+  async function select(
+    entry: StreamEntry | null,
+    k: number | undefined,
+    keepPlaying = false,
+  ): Promise<void> {
+    const token = ++generation
+    if (entry === null) {
+      set({
+        streamKey: null,
+        engine: null,
+        frame: null,
+        k: 0,
+        playing: false,
+        status: 'idle',
+        progress: null,
+      })
+      return
+    }
+    const engine = await buildEngine(entry, token)
+    if (engine === null || token !== generation) return
+    const unchanged = engine === get().engine && k === get().k
+    const frame = unchanged ? get().frame : engine.seek(k ?? engine.total)
+    set({
+      streamKey: entry.key,
+      engine,
+      frame,
+      k: frame?.k ?? 0,
+      playing: keepPlaying && get().playing,
+      status: 'idle',
+      progress: null,
+    })
+  }
+
+  return {
+    state: {
+      source: null,
+      origin: null,
+      streamKey: null,
+      engine: null,
+      results: new AttemptResults(null),
+      status: 'idle',
+      progress: null,
+      error: null,
+      follow: false,
+    },
+    actions: {
+      async showSource(source, origin, at = {}) {
+        // Every entrance passes here (share links decode on this thread): a stream over the browser limits is cut
+        // before an engine is built for it, and the banner says which limit (already done for worker loads).
+        fitToBudget(source)
+        const streams = listStreams(source)
+        const entry =
+          findStream(source, at.stream ?? null) ??
+          streams.find((candidate) => candidate.attempt.chunks.length > 0) ??
+          streams[0] ??
+          null
+        const seed =
+          entry !== null && at.initialState !== undefined ? { key: entry.key, state: at.initialState } : null
+        const fatal = source.sessions.length === 0 ? firstError(source.diagnostics) : cutNotice(source)
+        // The old stream and engine leave with the old source: no moment shows the new source with the old stream
+        // (the URL router would record that place).
+        set({
+          source,
+          origin,
+          results: new AttemptResults(source, seed),
+          streamKey: null,
+          engine: null,
+          frame: null,
+          error: fatal,
+          filter: initialFilter,
+          follow: false,
+        })
+        await select(entry, at.k)
+      },
+      async showLive(source, streaming = new Set()) {
+        const state = get()
+        const wasLive = state.origin?.kind === 'live'
+        const results = wasLive ? state.results : new AttemptResults(source, null, streaming)
+        if (wasLive) results.update(source, streaming)
+        const follow = wasLive ? state.follow : true
+        const newest = newestStream(source)
+        const entry = follow ? newest : (findStream(source, state.streamKey) ?? newest)
+        set({
+          source,
+          results,
+          ...(wasLive
+            ? {}
+            : { origin: { kind: 'live', name: 'live captures' }, error: null, filter: initialFilter }),
+          follow,
+        })
+        const stay = !follow && entry !== null && entry.key === state.streamKey
+        await select(entry, stay ? state.k : undefined, wasLive)
+      },
+      async setFollow(follow) {
+        if (get().origin?.kind !== 'live') return
+        set({ follow })
+        if (follow) await select(newestStream(get().source), undefined)
+      },
+      startLoading() {
+        generation += 1
+        set({ status: 'loading', progress: { phase: 'reading', done: 0, total: 0 }, playing: false })
+      },
+      reportProgress(progress) {
+        set({ progress })
+      },
+      failLoading(message) {
+        set({ status: 'idle', progress: null, error: message })
+      },
+      dismissError() {
+        set({ error: null })
+      },
+      async selectStream(key, k) {
+        await select(findStream(get().source, key), k)
+        updateFollow(api)
+      },
+    },
+  }
+}
+
+/** Live: following is on exactly when the cursor sits at the tail of the newest stream. */
+export function updateFollow({ get, set }: SliceApi): void {
+  const { origin, engine, k, streamKey, source, follow } = get()
+  if (origin?.kind !== 'live' || engine === null) return
+  const next = k === engine.total && streamKey === newestStream(source)?.key
+  if (next !== follow) set({ follow: next })
+}
+
+/** The stream live mode follows: the last stream with chunks (the newest capture's latest attempt). */
+export function newestStream(source: LoadedSource | null): StreamEntry | null {
+  const streams = listStreams(source)
+  for (let i = streams.length - 1; i >= 0; i--) if (streams[i]!.attempt.chunks.length > 0) return streams[i]!
+  return streams.at(-1) ?? null
+}
+
+function firstError(diagnostics: readonly Diagnostic[]): string | null {
+  const error = diagnostics.find((d) => d.severity === 'error') ?? diagnostics[0]
+  return error ? error.message : 'nothing could be read from this input'
+}
