@@ -127,6 +127,7 @@ export class ReplayEngine {
   private readonly final: BlockAssembler
   private readonly perChunkFindings: number
   private live: { k: number; assembler: BlockAssembler }
+  private readonly memos = new Map<string, WeakMap<object, unknown>>()
 
   /** Builds synchronously; for long streams in a UI, drive a {@link ReplayBuilder} in slices and pass it here. */
   constructor(source: readonly SourcedChunk[] | ReplayBuilder, options: ReplayOptions = {}) {
@@ -172,6 +173,20 @@ export class ReplayEngine {
   /** The state at position 0: empty, or the initial state the builder was given. */
   private start(): BlockAssembler {
     return BlockAssembler.restore(this.checkpoints[0]!.snapshot, this.final)
+  }
+
+  /**
+   * A view's value derived from one of this engine's objects (a block life, a frozen block), computed once and kept
+   * with the engine, so it goes when the engine goes and no view keeps a cache of its own.
+   *
+   * @example
+   * engine.memo('id-changes', life, () => scanIdChanges(engine, life))
+   */
+  memo<T>(kind: string, key: object, compute: () => T): T {
+    let memo = this.memos.get(kind)
+    if (memo === undefined) this.memos.set(kind, (memo = new WeakMap()))
+    if (!memo.has(key)) memo.set(key, compute())
+    return memo.get(key) as T
   }
 
   effectAt(pos: number): EffectSummary {

@@ -31,6 +31,8 @@ export type Origin =
 export type SourceState = {
   readonly source: LoadedSource | null
   readonly origin: Origin | null
+  /** Bumped for each new source on screen (a live update keeps it): views that start over per source key on it. */
+  readonly sourceId: number
   readonly streamKey: string | null
   /** The selected stream's engine: heavy data lives there, never copied into the store. */
   readonly engine: ReplayEngine | null
@@ -140,6 +142,7 @@ export function createSourceSlice(
     state: {
       source: null,
       origin: null,
+      sourceId: 0,
       streamKey: null,
       engine: null,
       results: new AttemptResults(null),
@@ -167,6 +170,7 @@ export function createSourceSlice(
         set({
           source,
           origin,
+          sourceId: get().sourceId + 1,
           results: new AttemptResults(source, seed),
           streamKey: null,
           engine: null,
@@ -190,7 +194,12 @@ export function createSourceSlice(
           results,
           ...(wasLive
             ? {}
-            : { origin: { kind: 'live', name: 'live captures' }, error: null, filter: initialFilter }),
+            : {
+                origin: { kind: 'live', name: 'live captures' },
+                sourceId: state.sourceId + 1,
+                error: null,
+                filter: initialFilter,
+              }),
           follow,
         })
         const stay = !follow && entry !== null && entry.key === state.streamKey

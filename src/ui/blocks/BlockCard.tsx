@@ -31,7 +31,7 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
   const { life } = block
   const accent = BLOCK_ACCENT[life.blockType] ?? OTHER_ACCENT
   const notes = blockNotes(engine, block, k, maxTokens)
-  const diff = frozenDiff(block)
+  const diff = frozenDiff(engine, block)
   const known = life.blockType in BLOCK_ACCENT
   const firstSeq = engine.chunks[life.openedAt]?.seq
   const closedSeq = life.closedAt === null || life.closedAt >= k ? null : engine.chunks[life.closedAt]?.seq

@@ -110,13 +110,13 @@ describe('frozenDiff', () => {
       ]),
     )
     const frame = engine.seek(7)
-    expect(frozenDiff(frame.partials[1]!)).toBeNull()
+    expect(frozenDiff(engine, frame.partials[1]!)).toBeNull()
     expect(engine.seek(3).partials[0]!.state).toBe('open')
-    const diff = frozenDiff(engine.seek(7).partials[0]!)
+    const diff = frozenDiff(engine, engine.seek(7).partials[0]!)
     expect(diff?.map((f) => [f.field, f.parts?.map((p) => `${p.op}:${p.text}`)])).toEqual([
       ['arguments', ['same:{"command":', 'removed: ', 'same:"x"}']],
     ])
-    expect(frozenDiff(engine.seek(9).partials[0]!)).toBe(diff)
+    expect(frozenDiff(engine, engine.seek(9).partials[0]!)).toBe(diff)
   })
 })
 

@@ -4,7 +4,7 @@ import type { ContentBlock } from '../../core/protocol'
 import { diffBlocks, type FieldDiff } from './buildDiff'
 
 /** What a card needs from the engine: chunks by position and their effect kinds. */
-export type EngineView = Pick<ReplayEngine, 'chunks' | 'effectAt'>
+export type EngineView = Pick<ReplayEngine, 'chunks' | 'effectAt' | 'memo'>
 
 export type Note = { readonly tone: 'info' | 'warning' | 'error'; readonly text: string }
 
@@ -46,17 +46,18 @@ export type IdChange = {
   readonly to: string
 }
 
-const idChangeCache = new WeakMap<BlockLife, readonly IdChange[]>()
-
 /**
- * Every id change among a block's accepted tool-call deltas, once per block life (O(its chunks)), cached.
+ * Every id change among a block's accepted tool-call deltas, once per block life (O(its chunks)), kept with the
+ * engine.
  *
  * @example
  * idChanges(engine, life) // [{ pos: 7, seq: 7, from: 'call_a', to: 'call_b' }]
  */
 export function idChanges(engine: EngineView, life: BlockLife): readonly IdChange[] {
-  const cached = idChangeCache.get(life)
-  if (cached) return cached
+  return engine.memo('id-changes', life, () => scanIdChanges(engine, life))
+}
+
+function scanIdChanges(engine: EngineView, life: BlockLife): readonly IdChange[] {
   const changes: IdChange[] = []
   let current: string | undefined
   for (const pos of life.touches) {
@@ -67,7 +68,6 @@ export function idChanges(engine: EngineView, life: BlockLife): readonly IdChang
       changes.push({ pos, seq: sourced.seq, from: current, to: id })
     current = id
   }
-  idChangeCache.set(life, changes)
   return changes
 }
 
@@ -147,20 +147,15 @@ function toolCallIdNotes(engine: EngineView, block: BlockFrame, k: number): Note
 
 const quote = (id: string): string => (id === '' ? "''" : id)
 
-const frozenDiffCache = new WeakMap<ContentBlock, FieldDiff[]>()
-
 /**
  * The diff a frozen card shows: what the deltas built (before) against the block-end's block (after). A frozen
- * partial never changes (§3 A4), so the diff is computed once per block-end block and reused on every later step.
+ * partial never changes (§3 A4), so the diff is computed once per block-end block (kept with the engine) and
+ * reused on every later step.
  */
-export function frozenDiff(block: BlockFrame): FieldDiff[] | null {
-  if (!block.differs || block.block === undefined || block.streamed === null) return null
-  let diff = frozenDiffCache.get(block.block)
-  if (diff === undefined) {
-    diff = diffBlocks(block.streamed, block.block)
-    frozenDiffCache.set(block.block, diff)
-  }
-  return diff
+export function frozenDiff(engine: EngineView, block: BlockFrame): FieldDiff[] | null {
+  const { streamed, block: ended } = block
+  if (!block.differs || ended === undefined || streamed === null) return null
+  return engine.memo('frozen-diff', ended, () => diffBlocks(streamed, ended))
 }
 
 /** The fields a card shows for a block as given (frozen) or as it would assemble now (open). */
