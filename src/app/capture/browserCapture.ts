@@ -1,4 +1,4 @@
-// A chat completion streamed by the page itself and recorded as a harness session log (issue 6, part 1).
+// A chat completion streamed by the page itself and recorded as a harness session log.
 import type { FinishReason, LlmFailure } from '../../core/protocol'
 import { SessionRecorder, type RecordSink } from '../../formats/capture/sessionRecorder'
 import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'

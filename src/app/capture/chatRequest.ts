@@ -52,8 +52,8 @@ export type ChatRequestResult = ChatRequest | { readonly ok: false; readonly err
 
 /**
  * Options some endpoints take without honouring, or not at all: asking for them is refused with this message rather
- * than sent and silently ignored (issue 6: "an option the endpoint cannot take is refused with an error, never
- * silently dropped"). Matched on the base URL's host and the model. Endpoints not listed get what was asked; if they
+ * than sent and silently ignored (an option the endpoint cannot take is refused with an error, never
+ * silently dropped). Matched on the base URL's host and the model. Endpoints not listed get what was asked; if they
  * refuse it, their 400 surfaces as INVALID_REQUEST with their own message.
  *
  * Sources: DeepSeek's API docs (reasoning model guide: temperature, top_p, presence_penalty and frequency_penalty are

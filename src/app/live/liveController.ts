@@ -1,4 +1,4 @@
-// Ties live captures (feeds, and the page's own browser captures) to the workbench store (issue 6).
+// Ties live captures (feeds, and the page's own browser captures) to the workbench store.
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ChunkscopeStore } from '../store'
 import { streamKey } from '../../formats/streamRefs'

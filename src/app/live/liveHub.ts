@@ -1,4 +1,4 @@
-// Every live capture the page knows (browser captures, proxy and attach feeds) → one LoadedSource (issue 6).
+// Every live capture the page knows (browser captures, proxy and attach feeds) → one LoadedSource.
 import { buildSession, type Session } from '../../core/session'
 import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
 import { citationDiagnostics } from '../../formats/load'

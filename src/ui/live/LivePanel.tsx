@@ -10,7 +10,7 @@ import { useLive, useLiveView } from './LiveContext'
 import { RequestDialog } from './RequestDialog'
 
 /**
- * Live captures (issue 6), shown while the workbench is on them: start a request from the page, subscribe to a
+ * Live captures, shown while the workbench is on them: start a request from the page, subscribe to a
  * `chunkscope proxy` / `attach` feed, the captures as they arrive (click one to inspect it), and whether the
  * cursor follows the newest stream's tail.
  */

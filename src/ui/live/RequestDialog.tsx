@@ -9,7 +9,7 @@ import { loadForm, saveForm, type RetrySetting } from './requestForm'
 type Props = { readonly open: boolean; readonly onClose: () => void }
 
 /**
- * "New request": a streamed chat completion from this page to an OpenAI-compatible endpoint (issue 6, part 1). The
+ * "New request": a streamed chat completion from this page to an OpenAI-compatible endpoint. The
  * form (not the key) is kept for next time; the key stays in memory unless "remember on this device" is ticked.
  */
 export function RequestDialog({ open, onClose }: Props) {
