@@ -1,7 +1,8 @@
 import type { KeyboardEvent } from 'react'
 import { SEVERITY_ICON } from '../findings/severity'
 import type { AttemptSummary } from '../../core/attemptSummary'
-import type { OutlineNode, OutlineRow } from './buildOutline'
+import type { OutlineNode } from './buildOutline'
+import type { OutlineRow } from './flattenOutline'
 import { markHiddenChars } from '../hiddenChars'
 import type { Tone } from './describeEvent'
 

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useChunkscope } from '../StoreContext'
-import { flattenOutline, groupIds, pathTo, type Outline, type OutlineRow } from './buildOutline'
+import type { Outline } from './buildOutline'
+import { flattenOutline, groupIds, pathTo, type OutlineRow } from './flattenOutline'
 import { OutlineRowView } from './OutlineRowView'
 import { useAttemptSummaries } from './useAttemptSummaries'
 

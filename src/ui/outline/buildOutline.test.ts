@@ -4,7 +4,8 @@ import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
 import { AttemptResults } from '../../app/attemptResults'
 import type { AttemptSummary } from '../../core/attemptSummary'
-import { buildOutline, flattenOutline, groupIds, pathTo, type OutlineNode } from './buildOutline'
+import { buildOutline, type OutlineNode } from './buildOutline'
+import { flattenOutline, groupIds, pathTo } from './flattenOutline'
 
 const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
 

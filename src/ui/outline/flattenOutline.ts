@@ -1,0 +1,60 @@
+import type { OutlineNode } from './buildOutline'
+
+/** Ids of the groups on the way to a node (session, turn, step), outermost first; empty when not found. */
+export function pathTo(roots: readonly OutlineNode[], id: string): string[] {
+  for (const node of roots) {
+    if (node.id === id) return []
+    if ('children' in node) {
+      const inner = pathTo(node.children, id)
+      if (inner.length > 0 || node.children.some((child) => child.id === id)) return [node.id, ...inner]
+    }
+  }
+  return []
+}
+
+/** Every group id: the "expand all" state. */
+export function groupIds(roots: readonly OutlineNode[]): string[] {
+  const ids: string[] = []
+  const visit = (nodes: readonly OutlineNode[]) => {
+    for (const node of nodes) {
+      if ('children' in node) {
+        ids.push(node.id)
+        visit(node.children)
+      }
+    }
+  }
+  visit(roots)
+  return ids
+}
+
+/** One visible row of the tree, with what the WAI-ARIA tree pattern needs (level, set size, position, parent). */
+export type OutlineRow = {
+  readonly node: OutlineNode
+  readonly level: number
+  readonly setSize: number
+  readonly posInSet: number
+  readonly parentId: string | null
+  readonly expanded: boolean | null
+}
+
+/** The rows on screen: groups show their children only when expanded. O(visible rows). */
+export function flattenOutline(roots: readonly OutlineNode[], expanded: ReadonlySet<string>): OutlineRow[] {
+  const rows: OutlineRow[] = []
+  const visit = (nodes: readonly OutlineNode[], level: number, parentId: string | null) => {
+    nodes.forEach((node, position) => {
+      const isGroup = 'children' in node
+      const open = isGroup && expanded.has(node.id)
+      rows.push({
+        node,
+        level,
+        setSize: nodes.length,
+        posInSet: position + 1,
+        parentId,
+        expanded: isGroup ? open : null,
+      })
+      if (open) visit(node.children, level + 1, node.id)
+    })
+  }
+  visit(roots, 1, null)
+  return rows
+}
