@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadSource } from '../formats/load'
 import { be, bs, finish, td, text, usage } from '../test/chunks'
+import { readCorpus } from '../test/corpus'
 import { createChunkscopeStore, findBoundary } from './store'
 
 const ndjson = [bs(0, 'text'), td(0, 'a'), td(0, 'b'), be(0, text('ab')), usage(1, 1), finish('stop')]
@@ -90,5 +91,29 @@ describe('store: a windowed share link', () => {
     await store.getState().actions.showSource(opened.source, { kind: 'paste', name: 'x' }, { k: 1 })
     expect(store.getState().engine).not.toBe(seeded)
     expect(store.getState().frame?.partials[0]?.text).toBe('b')
+  })
+})
+
+describe('store: slices seen together', () => {
+  it('a new source is never on screen with the old source’s stream (the URL would record that place)', async () => {
+    const store = await loaded()
+    const seen: string[] = []
+    store.subscribe((state) => seen.push(`${state.origin?.kind}:${state.streamKey}`))
+    await store
+      .getState()
+      .actions.showSource(loadSource(readCorpus('acp-agent-text-turn-session.jsonl')), {
+        kind: 'file',
+        name: 'a',
+      })
+    expect(seen.filter((place) => place.startsWith('file:'))).toEqual(['file:null', 'file:t1.s1.a1'])
+  })
+
+  it('each new source gets a new sourceId; a live update keeps it', async () => {
+    const store = await loaded()
+    const first = store.getState().sourceId
+    await store.getState().actions.showLive(loadSource(ndjson, 'live'))
+    const live = store.getState().sourceId
+    await store.getState().actions.showLive(loadSource(ndjson, 'live'))
+    expect([live > first, store.getState().sourceId]).toEqual([true, live])
   })
 })
