@@ -40,9 +40,7 @@ export type OpenOptions = {
 export type OpenOutcome =
   | { readonly kind: 'opened' }
   | { readonly kind: 'failed'; readonly error: string }
-  | {
-      readonly kind: 'superseded'
-    }
+  | { readonly kind: 'superseded' }
 
 export type Open = (request: OpenRequest, options?: OpenOptions) => Promise<OpenOutcome>
 

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useReducer } from 'react'
 import type { AttemptSummary } from '../../core/attemptSummary'
+import type { ReplayEngine } from '../../core/ReplayEngine'
 import { LAZY_CHUNKS, type AttemptResults } from '../../app/attemptResults'
 import type { OutlineAttempt } from './buildOutline'
 
@@ -15,7 +16,8 @@ const SLICE_CHUNKS = 100_000
 export function useAttemptSummaries(
   attempts: readonly OutlineAttempt[],
   results: AttemptResults,
-  engine: unknown,
+  /** The selected engine: when it changes, a pending summary can now be read from it. */
+  engine: ReplayEngine | null,
 ): (node: OutlineAttempt) => AttemptSummary | null {
   const [version, bump] = useReducer((n: number) => n + 1, 0)
 
