@@ -99,12 +99,10 @@ describe('store: slices seen together', () => {
     const store = await loaded()
     const seen: string[] = []
     store.subscribe((state) => seen.push(`${state.origin?.kind}:${state.streamKey}`))
-    await store
-      .getState()
-      .actions.showSource(loadSource(readCorpus('acp-agent-text-turn-session.jsonl')), {
-        kind: 'file',
-        name: 'a',
-      })
+    await store.getState().actions.showSource(loadSource(readCorpus('acp-agent-text-turn-session.jsonl')), {
+      kind: 'file',
+      name: 'a',
+    })
     expect(seen.filter((place) => place.startsWith('file:'))).toEqual(['file:null', 'file:t1.s1.a1'])
   })
 
