@@ -6,7 +6,7 @@ import { idle, openApp } from './helpers'
 
 // Monster inputs through every entrance (file, paste, share link). Each must end in a clear message or a bounded
 // open, and the page must stay alive: the idle signal returns, the toolbar still works and a key still steps.
-// Inputs are generated here; the limits they hit are the browser budget of src/workers/budget.ts.
+// Inputs are generated here; the limits they hit are the browser budget of src/app/workers/budget.ts.
 
 const TROJAN = 'if (isAdmin) {\u202e } \u2066// check later\u2069 {'
 const BIDI_CONTROL = /\p{Bidi_Control}/u
