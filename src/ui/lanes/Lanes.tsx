@@ -3,7 +3,7 @@ import type { ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
-import { findStream } from '../../store/streamRefs'
+import { findStream } from '../../formats/streamRefs'
 import { buildLaneModel, describeLanes } from './buildLaneModel'
 import { LaneCanvas } from './LaneCanvas'
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { EXPORT_FORMATS, exportStream, type ExportFormat } from '../../formats/export'
-import { findStream } from '../../store/streamRefs'
+import { findStream } from '../../formats/streamRefs'
 import { bugReportOf } from './bugReportOf'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { downloadText } from './download'

@@ -1,9 +1,9 @@
+import { compareRecorded } from '../../core/session'
 import { bugReport } from '../../formats/export/bugReport'
 import { buildSharePayload } from '../../formats/share/payload'
 import { encodeShareLink } from '../../formats/share/shareLink'
-import type { ChunkscopeState } from '../../store/store'
+import type { ChunkscopeState } from '../../app/store'
 import { findingList, recordedMismatch } from '../findings/buildFindings'
-import { recordedComparison } from '../outline/attemptSummary'
 import { shareInputOf } from './shareTarget'
 
 /** Links longer than this are left out of a report (they would not survive a chat or an issue tracker). */
@@ -19,7 +19,7 @@ export async function bugReportOf(
   const input = shareInputOf(state)
   if (input === null || state.engine === null) return null
   const { attempt } = input
-  const list = findingList(state.engine.findings, recordedMismatch(attempt, recordedComparison(attempt)))
+  const list = findingList(state.engine.findings, recordedMismatch(attempt, compareRecorded(attempt)))
   // The report names one finding: the first thousand are plenty to choose it from, however long the stream.
   const findings = Array.from({ length: Math.min(list.length, 1000) }, (_, position) => list.at(position))
   let link: string | null = null

@@ -1,8 +1,7 @@
 import type { ReplayEngine } from '../../core/ReplayEngine'
-import type { Attempt } from '../../core/session'
+import { compareRecorded, type Attempt } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
 import { findingList, recordedMismatch } from '../findings/buildFindings'
-import { recordedComparison } from '../outline/attemptSummary'
 
 /**
  * What a person looking at one attempt sees that a share link must carry unchanged: the Findings list
@@ -34,13 +33,14 @@ export function streamView(
   diagnostics: readonly Diagnostic[],
   offset = 0,
 ): StreamView {
-  const list = findingList(engine.findings, recordedMismatch(attempt, recordedComparison(attempt)))
+  // One comparison per view (the dialog builds the sender's and the opener's once per option).
+  const comparison = compareRecorded(attempt)
+  const list = findingList(engine.findings, recordedMismatch(attempt, comparison))
   const findings: string[] = []
   for (let position = 0; position < list.length; position++) {
     const { severity, rule, seq, message } = list.at(position)
     findings.push(`${severity} ${rule} seq ${seq}: ${message}`)
   }
-  const comparison = recordedComparison(attempt)
   const { result } = engine
   return {
     findings,
