@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { chunk, event, jsonl } from '../test/builders'
+import { corpusFiles, readCorpus } from '../test/corpus'
 import { detectFormat } from './detect'
 
 describe('detectFormat', () => {
@@ -46,9 +47,8 @@ describe('detectFormat', () => {
   })
 })
 
-describe('detectFormat on every format (issue 5 fixtures and the corpus)', () => {
+describe('detectFormat on every format (recorded fixtures and the corpus)', () => {
   const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
-  const corpusDir = new URL('../../fixtures/dsh/', import.meta.url)
 
   it.each([
     ['devtools-capture.har', 'har'],
@@ -74,13 +74,10 @@ describe('detectFormat on every format (issue 5 fixtures and the corpus)', () =>
   })
 
   it('still reads every corpus session log as a session log, and bare chunks as before', () => {
-    const logs = readdirSync(corpusDir).filter((name) => name.endsWith('.jsonl'))
+    const logs = corpusFiles()
     expect(logs.length).toBeGreaterThan(0)
     for (const name of logs) {
-      expect([name, detectFormat(readFileSync(new URL(name, corpusDir), 'utf8'))]).toEqual([
-        name,
-        'dsh-session-jsonl',
-      ])
+      expect([name, detectFormat(readCorpus(name))]).toEqual([name, 'dsh-session-jsonl'])
     }
     expect(detectFormat(jsonl(chunk.blockStart(0), chunk.textDelta(0, 'yield { a }')))).toBe('chunk-ndjson')
     expect(detectFormat(JSON.stringify([chunk.textDelta(0, 'data: x')]))).toBe('chunk-json')

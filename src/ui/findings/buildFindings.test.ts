@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
+import { readCorpus } from '../../test/corpus'
 import { block, chunk, event, jsonl } from '../../test/builders'
 import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
 
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
-
 function load(name: string) {
-  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+  return loadSource(readCorpus(name), name)
 }
 
 describe('recordedMismatch', () => {

@@ -1,17 +1,15 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { loadSource } from '../../formats/load'
 import { chunk } from '../../test/builders'
 import { sourced } from '../../test/chunks'
+import { readCorpus } from '../../test/corpus'
 import fc from 'fast-check'
 import { MAX_BUCKETS, buildMetrics, median } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
-
 function streams(name: string) {
-  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name).sessions[0]!.streams
+  return loadSource(readCorpus(name), name).sessions[0]!.streams
 }
 
 /** Chunks at the given times (ms), seq = position. */

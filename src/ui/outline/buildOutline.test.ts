@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
+import { readCorpus } from '../../test/corpus'
 import { attemptSummary, type AttemptSummary } from './attemptSummary'
 import { buildOutline, flattenOutline, groupIds, pathTo, type OutlineNode } from './buildOutline'
 
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
-
 function load(name: string) {
-  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+  return loadSource(readCorpus(name), name)
 }
 
 function printSummary(summary: AttemptSummary | null): string {
