@@ -3,6 +3,8 @@ import type { Finding } from './checks'
 import type { FirstDivergence } from './firstDivergence'
 import { jsonEqual } from './jsonEqual'
 import type { AnyChunk, ContentBlock, SourcedChunk } from './protocol'
+import { isRecord } from './base/isRecord'
+import { partitionPoint } from './base/partitionPoint'
 
 /**
  * The session model (PROTOCOL.md §6): a harness log's events segmented into turns → steps → attempts, each attempt
@@ -200,7 +202,15 @@ export function buildStreamSession(chunks: SourcedChunk[]): Session {
     chunks,
     recorded: null,
   }
-  return { header: null, events: [], turns: [], streams: [stream], messages: [] }
+  return streamsSession([stream])
+}
+
+/**
+ * Streams that came without a session log around them (a chunk file, an SSE body, a snippet, a HAR capture) as a
+ * session: no header, events, turns or recorded messages.
+ */
+export function streamsSession(streams: Attempt[]): Session {
+  return { header: null, events: [], turns: [], streams, messages: [] }
 }
 
 export type RecordedComparison = {
@@ -374,13 +384,7 @@ class SessionBuilder {
 
   /** Position of the first event with this seq, or -1 (bisection over the sorted `seqs`). */
   private find(seq: number): number {
-    let low = 0
-    let high = this.size
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.seqs[middle]! < seq) low = middle + 1
-      else high = middle
-    }
+    const low = partitionPoint(this.size, (i) => this.seqs[i]! < seq)
     return low < this.size && this.seqs[low] === seq ? low : -1
   }
 
@@ -460,8 +464,4 @@ function asChunk(value: unknown): AnyChunk {
 
 function asInt(value: unknown): number | null {
   return Number.isSafeInteger(value) ? (value as number) : null
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -1,6 +1,6 @@
 import { CHUNK_TYPES } from '../core/protocol'
 import { sniffHar } from './har/sniffHar'
-import { isBlank, isRecord, lines, parseJson } from './json'
+import { isBlank, lines, peekObjects } from './json'
 import { sniffLiveRecording } from './live/liveRecording'
 import { sniffSimplified } from './simplified/simplified'
 import { sniffSnippet } from './snippet/readSnippet'
@@ -12,19 +12,15 @@ export type Sniffer = { readonly id: FormatId; readonly sniff: (text: string) =>
 
 /** How many non-blank lines a sniffer looks at. */
 const PEEK_LINES = 20
-/** Lines longer than this are not parsed while sniffing (a huge single-line array must not be parsed twice). */
-const PEEK_MAX_LINE = 1 << 20
 
 type LineKind = 'header' | 'event' | 'chunk' | 'other'
 
 const CHUNK_TYPE_SET: ReadonlySet<string> = new Set(CHUNK_TYPES)
 const PACKED_ROW_TYPES: ReadonlySet<string> = new Set(['text-chunks', 'reasoning-chunks', 'tool-call-chunks'])
 
-function classify(line: string): LineKind {
-  if (line.length > PEEK_MAX_LINE || line[firstContent(line)] !== '{') return 'other'
-  const parsed = parseJson(line)
-  if (!parsed.ok || !isRecord(parsed.value)) return 'other'
-  const { type, seq, seq0 } = parsed.value
+function classify(line: Record<string, unknown> | null): LineKind {
+  if (line === null) return 'other'
+  const { type, seq, seq0 } = line
   if (typeof type !== 'string') return 'other'
   if (type === 'session') return 'header'
   if (Number.isSafeInteger(seq) || (PACKED_ROW_TYPES.has(type) && Number.isSafeInteger(seq0))) return 'event'
@@ -33,13 +29,7 @@ function classify(line: string): LineKind {
 
 /** The first `PEEK_LINES` non-blank lines, classified. */
 function peek(text: string): LineKind[] {
-  const kinds: LineKind[] = []
-  for (const line of lines(text)) {
-    if (isBlank(line.text)) continue
-    kinds.push(classify(line.text))
-    if (kinds.length === PEEK_LINES) break
-  }
-  return kinds
+  return peekObjects(text, PEEK_LINES).map(classify)
 }
 
 function count(kinds: readonly LineKind[], kind: LineKind): number {

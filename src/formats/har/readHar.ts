@@ -1,4 +1,4 @@
-import type { Attempt, Session, WireTrace } from '../../core/session'
+import { streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import { readChunkNdjson } from '../chunkFiles'
 import { sniffChunkNdjson } from '../detect'
 import { isRecord, kindOf, parseJson, tooDeep, valueNestsDeeperThan } from '../json'
@@ -188,7 +188,7 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
     })
   }
   const sessions: Session[] = []
-  if (streams.length > 0) sessions.push({ header: null, events: [], turns: [], streams, messages: [] })
+  if (streams.length > 0) sessions.push(streamsSession(streams))
   sessions.push(...extraSessions)
   if (sessions.length === 0) {
     diagnostics.push({

@@ -1,5 +1,5 @@
 import type { StreamChunk } from '../../core/protocol'
-import type { Attempt, Session, WireTrace } from '../../core/session'
+import { streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
@@ -268,6 +268,5 @@ export function readSseSource(
   const read = readSseStream(text, dialect)
   if (read.attempt === null || read.attempt.chunks.length === 0)
     return { diagnostics: read.diagnostics, sessions: [] }
-  const session: Session = { header: null, events: [], turns: [], streams: [read.attempt], messages: [] }
-  return { diagnostics: read.diagnostics, sessions: [session] }
+  return { diagnostics: read.diagnostics, sessions: [streamsSession([read.attempt])] }
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../../core/base/assertNever'
 import type { EffectSummary } from '../../core/effects'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
@@ -169,6 +170,8 @@ export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
       return { text: 'no block · stays open', tone: 'error' }
     case 'after-error':
       return { text: 'not read: after the throw', tone: 'muted' }
+    default:
+      return assertNever(effect.kind, 'effectLabel')
   }
 }
 
