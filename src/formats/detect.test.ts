@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { chunk, event, jsonl } from '../test/builders'
 import { corpusFiles, readCorpus } from '../test/corpus'
-import { detectFormat } from './detect'
+import { detectFormat } from './registry'
 
 describe('detectFormat', () => {
   it('recognises a session log by its header line', () => {

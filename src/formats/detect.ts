@@ -1,14 +1,7 @@
+// Sniffers of the JSON-based formats (session log, chunk JSON and NDJSON); the registry (registry.ts) holds every
+// format's sniffer in the order they are tried.
 import { CHUNK_TYPES } from '../core/protocol'
-import { sniffHar } from './har/sniffHar'
 import { isBlank, lines, peekObjects } from './json'
-import { sniffLiveRecording } from './live/liveRecording'
-import { sniffSimplified } from './simplified/simplified'
-import { sniffSnippet } from './snippet/readSnippet'
-import { sniffSseDialect } from './sse/sniff'
-import type { FormatId } from './types'
-
-/** A content test for one format. Sniffers look at the first few lines only, never the whole text. */
-export type Sniffer = { readonly id: FormatId; readonly sniff: (text: string) => boolean }
 
 /** How many non-blank lines a sniffer looks at. */
 const PEEK_LINES = 20
@@ -68,30 +61,6 @@ export function sniffChunkNdjson(text: string): boolean {
   const kinds = peek(text)
   const chunks = count(kinds, 'chunk')
   return chunks > 0 && chunks > count(kinds, 'event')
-}
-
-/** The built-in sniffers, most specific first. */
-export const SNIFFERS: readonly Sniffer[] = [
-  { id: 'har', sniff: sniffHar },
-  { id: 'dsh-live-recording', sniff: sniffLiveRecording },
-  { id: 'dsh-session-jsonl', sniff: sniffSessionJsonl },
-  { id: 'simplified-stream', sniff: sniffSimplified },
-  { id: 'chunk-json', sniff: sniffChunkJson },
-  { id: 'chunk-ndjson', sniff: sniffChunkNdjson },
-  { id: 'openai-sse', sniff: (text) => sniffSseDialect(text) === 'openai-sse' },
-  { id: 'anthropic-sse', sniff: (text) => sniffSseDialect(text) === 'anthropic-sse' },
-  { id: 'js-snippet', sniff: sniffSnippet },
-]
-
-/**
- * Which format a text is in, from its content (never its file name); null when none fits.
- *
- * @example
- * detectFormat('{"type":"session","version":0,…}\n…') // 'dsh-session-jsonl'
- * detectFormat('[{"type":"text-delta","index":0,"text":"hi"}]') // 'chunk-json'
- */
-export function detectFormat(text: string, sniffers: readonly Sniffer[] = SNIFFERS): FormatId | null {
-  return sniffers.find((sniffer) => sniffer.sniff(text))?.id ?? null
 }
 
 /** The first non-blank line, shortened, for "unrecognised format" messages. */

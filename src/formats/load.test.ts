@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { block, chunk, event, jsonl } from '../test/builders'
-import { SNIFFERS } from './detect'
-import { loadSource, SOURCE_READERS } from './load'
+import { loadSource } from './load'
+import { FORMAT_LABELS, FORMATS, TEXT_FORMATS } from './registry'
 
 describe('loadSource', () => {
   it('says "empty input" for blank text, with no sessions', () => {
@@ -105,8 +105,12 @@ describe('loadSource', () => {
     })
   })
 
-  it('keeps the registry in the same order as the built-in sniffers', () => {
-    expect(SOURCE_READERS.map((r) => r.id)).toEqual(SNIFFERS.map((s) => s.id))
+  it('names every registered format once, and lists every text format when nothing fits', () => {
+    const ids = FORMATS.map((f) => f.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(Object.keys(FORMAT_LABELS).sort()).toEqual([...ids].sort())
+    const [unrecognised] = loadSource('hello world\n').diagnostics
+    for (const format of TEXT_FORMATS) expect(unrecognised!.message).toContain(format.description)
   })
 })
 
