@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
@@ -11,7 +11,7 @@ function load(name: string) {
 }
 
 describe('recordedMismatch', () => {
-  test('the trimmed legacy log: each cited attempt differs from its message, with the missing citations', () => {
+  it('the trimmed legacy log: each cited attempt differs from its message, with the missing citations', () => {
     const attempt = load('web-cordis-tool-round-legacy-session.jsonl').sessions[0]!.streams[0]!
     const finding = recordedMismatch(attempt, compareRecorded(attempt))
     expect(finding).toEqual({
@@ -27,13 +27,13 @@ describe('recordedMismatch', () => {
     })
   })
 
-  test('a matching attempt and an uncited one have none', () => {
+  it('a matching attempt and an uncited one have none', () => {
     const [failed, retried] = load('acp-agent-empty-response-retry-session.jsonl').sessions[0]!.streams
     expect(recordedMismatch(failed!, compareRecorded(failed!))).toBeNull()
     expect(recordedMismatch(retried!, compareRecorded(retried!))).toBeNull()
   })
 
-  test('an interrupted message is compared with interruptedBlocks(); a different block count is named', () => {
+  it('an interrupted message is compared with interruptedBlocks(); a different block count is named', () => {
     const text = jsonl(
       event.header(),
       event.turnStart(0, 1),
@@ -48,7 +48,7 @@ describe('recordedMismatch', () => {
     )
   })
 
-  test('a tool call whose recorded arguments differ names the field', () => {
+  it('a tool call whose recorded arguments differ names the field', () => {
     const text = jsonl(
       event.header(),
       event.chunk(0, 1, 1, chunk.toolCallDelta(0, 'c1', '{}', 'echo')),
@@ -68,7 +68,7 @@ describe('findingList', () => {
   const mismatch = recordedMismatch(attempt, compareRecorded(attempt))
   const list = findingList(engine.findings, mismatch)
 
-  test('puts the session-level mismatch first, then the engine findings in stream order', () => {
+  it('puts the session-level mismatch first, then the engine findings in stream order', () => {
     expect(Array.from({ length: list.length }, (_, p) => list.at(p).rule)).toEqual([
       'recorded-mismatch',
       ...engine.findings.map((f) => f.rule),
@@ -80,7 +80,7 @@ describe('findingList', () => {
     })
   })
 
-  test('a finding is reached once the cursor passes it; the mismatch only at the end', () => {
+  it('a finding is reached once the cursor passes it; the mismatch only at the end', () => {
     const first = engine.seek(0)
     const last = engine.seek(engine.total)
     expect(list.reached(0, first.findingCount, false)).toBe(false)
@@ -89,7 +89,7 @@ describe('findingList', () => {
     expect(list.reached(list.length - 1, last.findingCount, true)).toBe(true)
   })
 
-  test('visiblePositions filters by severity without copying when nothing is hidden', () => {
+  it('visiblePositions filters by severity without copying when nothing is hidden', () => {
     expect(visiblePositions(list, new Set())).toBeNull()
     const errorsOnly = visiblePositions(list, new Set(['warning', 'info']))!
     expect([...errorsOnly].every((p) => list.at(p).severity === 'error')).toBe(true)

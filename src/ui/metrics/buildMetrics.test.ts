@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { loadSource } from '../../formats/load'
 import { chunk } from '../../test/builders'
@@ -18,7 +18,7 @@ function timed(chunks: readonly AnyChunk[], times: readonly (number | null)[]): 
 }
 
 describe('counts', () => {
-  test('a text block and a tool call: counts per type, tool calls, usage, characters, first token', () => {
+  it('a text block and a tool call: counts per type, tool calls, usage, characters, first token', () => {
     const metrics = buildMetrics(
       sourced([
         chunk.blockStart(0),
@@ -52,7 +52,7 @@ describe('counts', () => {
     })
   })
 
-  test('first token: empty deltas do not count; a tool-call delta with only a name does', () => {
+  it('first token: empty deltas do not count; a tool-call delta with only a name does', () => {
     const metrics = buildMetrics(
       sourced([
         chunk.blockStart(0),
@@ -64,7 +64,7 @@ describe('counts', () => {
     expect(metrics.firstToken).toEqual({ pos: 3, seq: 3 })
   })
 
-  test('unknown chunk types are counted after the seven, marked unknown; usage is last-wins', () => {
+  it('unknown chunk types are counted after the seven, marked unknown; usage is last-wins', () => {
     const metrics = buildMetrics(
       sourced([chunk.usage(1, 2), { type: 'ping' }, chunk.usage(3, 4), { type: 'ping' }]),
     )
@@ -84,7 +84,7 @@ describe('timing', () => {
     chunk.finish(),
   ]
 
-  test('a clean clock: ttft from the first chunk, duration, rates, max and median gap', () => {
+  it('a clean clock: ttft from the first chunk, duration, rates, max and median gap', () => {
     const metrics = buildMetrics(timed(stream, [1000, 1250, 1300, 1300, 1310, 3000]))
     expect(metrics.timing).toMatchObject({
       usable: true,
@@ -99,7 +99,7 @@ describe('timing', () => {
     })
   })
 
-  test('all-zero times (the crash-repair fixture) are no timeline, said in words', () => {
+  it('all-zero times (the crash-repair fixture) are no timeline, said in words', () => {
     const [attempt] = streams('headless-agent-tool-outcome-unknown-session.jsonl')
     expect(buildMetrics(attempt!.chunks).timing).toEqual({
       usable: false,
@@ -107,7 +107,7 @@ describe('timing', () => {
     })
   })
 
-  test('the corpus negative gap of −960,585,284 ms is left out and named; the rest still times', () => {
+  it('the corpus negative gap of −960,585,284 ms is left out and named; the rest still times', () => {
     const [attempt] = streams('acp-agent-escalation-approved-session.jsonl')
     const timing = buildMetrics(attempt!.chunks).timing
     if (!timing.usable) throw new Error(timing.reason)
@@ -119,7 +119,7 @@ describe('timing', () => {
     expect(timing.maxGap.ms).toBeLessThan(60_000)
   })
 
-  test('an excluded gap before the first token makes ttft unmeasurable, not negative', () => {
+  it('an excluded gap before the first token makes ttft unmeasurable, not negative', () => {
     const metrics = buildMetrics(timed(stream, [5000, 4000, 4010, 4020, 4030, 4040]))
     expect(metrics.timing).toMatchObject({
       usable: true,
@@ -129,7 +129,7 @@ describe('timing', () => {
     })
   })
 
-  test('more excluded than usable gaps, or one shared time, is no timeline', () => {
+  it('more excluded than usable gaps, or one shared time, is no timeline', () => {
     expect(buildMetrics(timed(stream, [9, 1, 9, 1, 9, 1])).timing).toEqual({
       usable: false,
       reason: 'times in this log are not a usable timeline: 3 negative gaps — showing counts only',
@@ -145,7 +145,7 @@ describe('timing', () => {
     })
   })
 
-  test('null and zero times are skipped: gaps run between the chunks that have one', () => {
+  it('null and zero times are skipped: gaps run between the chunks that have one', () => {
     const metrics = buildMetrics(timed(stream, [1000, null, 0, 1100, 1150, 1200]))
     expect(metrics.timing).toMatchObject({
       usable: true,
@@ -155,7 +155,7 @@ describe('timing', () => {
     })
   })
 
-  test('a long stream is bucketed: each bar is the longest gap in its bucket', () => {
+  it('a long stream is bucketed: each bar is the longest gap in its bucket', () => {
     const chunks = Array.from({ length: 10_001 }, () => chunk.textDelta(0, 'x'))
     const times = chunks.map((_, pos) => 1_000_000 + pos * 2 + (pos >= 5000 ? 500 : 0))
     const timing = buildMetrics(timed(chunks, times)).timing
@@ -171,7 +171,7 @@ describe('timing', () => {
 })
 
 describe('format', () => {
-  test('durations and numbers read at a glance', () => {
+  it('durations and numbers read at a glance', () => {
     expect([0.5, 840, 2345, 14_230, 185_000].map(formatDuration)).toEqual([
       '0.5 ms',
       '840 ms',
@@ -184,7 +184,7 @@ describe('format', () => {
 })
 
 describe('median', () => {
-  test('selection agrees with sorting, odd and even lengths, duplicates included', () => {
+  it('selection agrees with sorting, odd and even lengths, duplicates included', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 60 }), (values) => {
         const sorted = [...values].sort((a, b) => a - b)
