@@ -193,16 +193,24 @@ export function buildSession(header: SessionHeader | null, events: SessionEvent[
 
 /** A bare chunk file as a session: no header, no turns, one stream (§6 last line). */
 export function buildStreamSession(chunks: SourcedChunk[]): Session {
-  const stream: Attempt = {
-    id: 'stream',
+  return streamsSession([bareStream('stream', chunks)])
+}
+
+/**
+ * A stream read without a session log around it (a chunk file, an SSE body, a snippet, a HAR entry): no turn,
+ * step or recorded message; `wire` pairs its chunks with the raw events they came from, when the reader knows.
+ */
+export function bareStream(id: string, chunks: SourcedChunk[], wire?: WireTrace): Attempt {
+  return {
+    id,
     turn: null,
     step: null,
     attempt: null,
     kind: 'stream',
     chunks,
     recorded: null,
+    ...(wire !== undefined ? { wire } : {}),
   }
-  return streamsSession([stream])
 }
 
 /**

@@ -1,4 +1,4 @@
-import { streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import { readChunkNdjson } from '../chunkFiles'
 import { sniffChunkNdjson } from '../detect'
 import { isRecord, kindOf, parseJson, tooDeep, valueNestsDeeperThan } from '../json'
@@ -200,16 +200,11 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
 }
 
 function attempt(id: string, chunks: Attempt['chunks'][number]['chunk'][], wire?: WireTrace): Attempt {
-  return {
+  return bareStream(
     id,
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks: chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
-    recorded: null,
-    ...(wire !== undefined ? { wire } : {}),
-  }
+    chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
+    wire,
+  )
 }
 
 /** The response body as text: HAR `content.text`, base64-decoded (UTF-8) when `encoding` says so. */

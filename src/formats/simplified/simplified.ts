@@ -1,5 +1,5 @@
 import type { FinishReason, LlmFailure, StreamChunk, TokenUsage } from '../../core/protocol'
-import { streamsSession, type Attempt, type Session } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session } from '../../core/session'
 import {
   isBlank,
   isRecord,
@@ -272,16 +272,11 @@ export function readSimplifiedSource(text: string): { diagnostics: Diagnostic[];
     diagnostics.push({ severity: 'error', message: 'no simplified chunk mapped onto a StreamChunk' })
     return { diagnostics, sessions: [] }
   }
-  const attempt: Attempt = {
-    id: 'stream',
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks: result.chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
-    recorded: null,
-    ...(wire !== undefined ? { wire } : {}),
-  }
+  const attempt = bareStream(
+    'stream',
+    result.chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
+    wire,
+  )
   return {
     diagnostics,
     sessions: [streamsSession([attempt])],

@@ -1,5 +1,5 @@
 import { CHUNK_TYPES, type AnyChunk } from '../../core/protocol'
-import { streamsSession, type Attempt, type Session } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session } from '../../core/session'
 import { chunkProblem } from '../chunkShape'
 import { SIMPLIFIED_TYPES, translateSimplified } from '../simplified/simplified'
 import type { Diagnostic } from '../types'
@@ -259,16 +259,7 @@ function buildStream(
     }
   }
   if (trace.chunks.length === 0) return null
-  return {
-    id,
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks: trace.chunks,
-    recorded: null,
-    wire: trace.build(),
-  }
+  return bareStream(id, trace.chunks, trace.build())
 }
 
 /** Code with `yield {` (or `yield*`) in its first 256 KiB that is not JSON. Checked after every other format. */

@@ -1,5 +1,5 @@
 import type { StreamChunk } from '../../core/protocol'
-import { streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
@@ -228,16 +228,7 @@ function withStatus(
 }
 
 function attempt(id: string | undefined, chunks: Attempt['chunks'], wire: WireTrace): Attempt {
-  return {
-    id: id ?? 'stream',
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks,
-    recorded: null,
-    wire,
-  }
+  return bareStream(id ?? 'stream', chunks, wire)
 }
 
 /** Translator notes grouped by key: one diagnostic per kind with a count and the first line. */
