@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { chunk, event, jsonl } from '../test/builders'
+import { event, jsonl } from '../test/builders'
 import { corpusFiles, readCorpus } from '../test/corpus'
+import { bs, finish, td } from '../test/chunks'
 import { detectFormat } from './registry'
 
 describe('detectFormat', () => {
@@ -18,7 +19,7 @@ describe('detectFormat', () => {
   })
 
   it('recognises a session log without header from event lines (seq + type) and packed rows', () => {
-    expect(detectFormat(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, chunk.textDelta(0, 'a'))))).toBe(
+    expect(detectFormat(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, td(0, 'a'))))).toBe(
       'dsh-session-jsonl',
     )
     expect(detectFormat(jsonl(event.textChunks(4, 1, 1, 0, ['a', 'b', 'c'])))).toBe('dsh-session-jsonl')
@@ -30,8 +31,8 @@ describe('detectFormat', () => {
   })
 
   it('recognises NDJSON of chunks, even when a line before them is broken', () => {
-    expect(detectFormat(jsonl(chunk.blockStart(0), chunk.textDelta(0, 'a')))).toBe('chunk-ndjson')
-    expect(detectFormat(jsonl('{broken', chunk.finish()))).toBe('chunk-ndjson')
+    expect(detectFormat(jsonl(bs(0, 'text'), td(0, 'a')))).toBe('chunk-ndjson')
+    expect(detectFormat(jsonl('{broken', finish('stop')))).toBe('chunk-ndjson')
   })
 
   it('recognises nothing else', () => {
@@ -79,7 +80,7 @@ describe('detectFormat on every format (recorded fixtures and the corpus)', () =
     for (const name of logs) {
       expect([name, detectFormat(readCorpus(name))]).toEqual([name, 'dsh-session-jsonl'])
     }
-    expect(detectFormat(jsonl(chunk.blockStart(0), chunk.textDelta(0, 'yield { a }')))).toBe('chunk-ndjson')
-    expect(detectFormat(JSON.stringify([chunk.textDelta(0, 'data: x')]))).toBe('chunk-json')
+    expect(detectFormat(jsonl(bs(0, 'text'), td(0, 'yield { a }')))).toBe('chunk-ndjson')
+    expect(detectFormat(JSON.stringify([td(0, 'data: x')]))).toBe('chunk-json')
   })
 })

@@ -3,7 +3,8 @@ import { ReplayEngine } from '../../core/ReplayEngine'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
 import { readCorpus } from '../../test/corpus'
-import { block, chunk, event, jsonl } from '../../test/builders'
+import { block, event, jsonl } from '../../test/builders'
+import { bs, finish, tcd, td } from '../../test/chunks'
 import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
 
 function load(name: string) {
@@ -38,8 +39,8 @@ describe('recordedMismatch', () => {
       event.header(),
       event.turnStart(0, 1),
       event.stepStart(1, 1, 1),
-      event.chunk(2, 1, 1, chunk.blockStart(0)),
-      event.chunk(3, 1, 1, chunk.textDelta(0, 'partial')),
+      event.chunk(2, 1, 1, bs(0, 'text')),
+      event.chunk(3, 1, 1, td(0, 'partial')),
       event.message(4, 1, 1, [block.text('partial'), block.text('more')], [2, 3], { interrupted: true }),
     )
     const attempt = loadSource(text).sessions[0]!.streams[0]!
@@ -51,8 +52,8 @@ describe('recordedMismatch', () => {
   it('a tool call whose recorded arguments differ names the field', () => {
     const text = jsonl(
       event.header(),
-      event.chunk(0, 1, 1, chunk.toolCallDelta(0, 'c1', '{}', 'echo')),
-      event.chunk(1, 1, 1, chunk.finish({ kind: 'tool-calls' })),
+      event.chunk(0, 1, 1, tcd(0, 'c1', 'echo', '{}')),
+      event.chunk(1, 1, 1, finish('tool-calls')),
       event.message(2, 1, 1, [block.toolCall('c1', 'echo', '{"a":1}')], [0, 1]),
     )
     const attempt = loadSource(text).sessions[0]!.streams[0]!

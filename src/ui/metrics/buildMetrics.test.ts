@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { loadSource } from '../../formats/load'
-import { chunk } from '../../test/builders'
-import { sourced } from '../../test/chunks'
+import { be, bs, finish, sourced, tcd, td, usage } from '../../test/chunks'
 import { readCorpus } from '../../test/corpus'
 import fc from 'fast-check'
 import { MAX_BUCKETS, buildMetrics, median } from './buildMetrics'
@@ -21,15 +20,15 @@ describe('counts', () => {
   it('a text block and a tool call: counts per type, tool calls, usage, characters, first token', () => {
     const metrics = buildMetrics(
       sourced([
-        chunk.blockStart(0),
-        chunk.textDelta(0, 'Checking.'),
-        chunk.blockEnd(0, { type: 'text', text: 'Checking.' }),
-        chunk.blockStart(1, 'tool-call'),
-        chunk.toolCallDelta(1, 'c1', '{"command":', 'bash'),
-        chunk.toolCallDelta(1, 'c1', '"ls"}'),
-        chunk.blockEnd(1, { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }),
-        chunk.usage(120, 18),
-        chunk.finish({ kind: 'tool-calls' }),
+        bs(0, 'text'),
+        td(0, 'Checking.'),
+        be(0, { type: 'text', text: 'Checking.' }),
+        bs(1, 'tool-call'),
+        tcd(1, 'c1', 'bash', '{"command":'),
+        tcd(1, 'c1', undefined, '"ls"}'),
+        be(1, { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }),
+        usage(120, 18),
+        finish('tool-calls'),
       ]),
     )
     expect(metrics.chunks).toBe(9)
@@ -54,20 +53,13 @@ describe('counts', () => {
 
   it('first token: empty deltas do not count; a tool-call delta with only a name does', () => {
     const metrics = buildMetrics(
-      sourced([
-        chunk.blockStart(0),
-        chunk.textDelta(0, ''),
-        chunk.toolCallDelta(1, 'c1', ''),
-        chunk.toolCallDelta(1, 'c1', '', 'echo'),
-      ]),
+      sourced([bs(0, 'text'), td(0, ''), tcd(1, 'c1', undefined, ''), tcd(1, 'c1', 'echo', '')]),
     )
     expect(metrics.firstToken).toEqual({ pos: 3, seq: 3 })
   })
 
   it('unknown chunk types are counted after the seven, marked unknown; usage is last-wins', () => {
-    const metrics = buildMetrics(
-      sourced([chunk.usage(1, 2), { type: 'ping' }, chunk.usage(3, 4), { type: 'ping' }]),
-    )
+    const metrics = buildMetrics(sourced([usage(1, 2), { type: 'ping' }, usage(3, 4), { type: 'ping' }]))
     expect(metrics.byType.at(-1)).toEqual({ type: 'ping', count: 2, known: false })
     expect(metrics.byType.filter((entry) => entry.known)).toHaveLength(7)
     expect(metrics.usage).toEqual({ inputTokens: 3, outputTokens: 4 })
@@ -76,12 +68,12 @@ describe('counts', () => {
 
 describe('timing', () => {
   const stream = [
-    chunk.blockStart(0),
-    chunk.textDelta(0, 'Hello'),
-    chunk.textDelta(0, ', world'),
-    chunk.blockEnd(0, { type: 'text', text: 'Hello, world' }),
-    chunk.usage(10, 6),
-    chunk.finish(),
+    bs(0, 'text'),
+    td(0, 'Hello'),
+    td(0, ', world'),
+    be(0, { type: 'text', text: 'Hello, world' }),
+    usage(10, 6),
+    finish('stop'),
   ]
 
   it('a clean clock: ttft from the first chunk, duration, rates, max and median gap', () => {
@@ -139,7 +131,7 @@ describe('timing', () => {
       reason:
         'times in this log are not a usable timeline: all 6 timed chunks share one time — showing counts only',
     })
-    expect(buildMetrics(timed([chunk.finish()], [1])).timing).toEqual({
+    expect(buildMetrics(timed([finish('stop')], [1])).timing).toEqual({
       usable: false,
       reason: 'a single chunk has no timeline',
     })
@@ -156,7 +148,7 @@ describe('timing', () => {
   })
 
   it('a long stream is bucketed: each bar is the longest gap in its bucket', () => {
-    const chunks = Array.from({ length: 10_001 }, () => chunk.textDelta(0, 'x'))
+    const chunks = Array.from({ length: 10_001 }, () => td(0, 'x'))
     const times = chunks.map((_, pos) => 1_000_000 + pos * 2 + (pos >= 5000 ? 500 : 0))
     const timing = buildMetrics(timed(chunks, times)).timing
     if (!timing.usable) throw new Error(timing.reason)
