@@ -1,4 +1,5 @@
 import { assertNever } from '../../core/base/assertNever'
+import { partitionPoint } from '../../core/base/partitionPoint'
 import type { EffectSummary } from '../../core/effects'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
@@ -232,12 +233,5 @@ export function missingBefore(
 }
 
 function lowerBound(sorted: readonly number[], value: number): number {
-  let low = 0
-  let high = sorted.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (sorted[mid]! < value) low = mid + 1
-    else high = mid
-  }
-  return low
+  return partitionPoint(sorted.length, (i) => sorted[i]! < value)
 }
