@@ -1,9 +1,8 @@
-import { readdirSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import { CORPUS, corpusFile, openApp, openFile, readCorpus } from './helpers'
+import { corpusFile, corpusFiles, openApp, openFile, readCorpus } from './helpers'
 
 const LEGACY = 'web-cordis-tool-round-legacy-session.jsonl'
-const files = readdirSync(CORPUS).filter((name) => name.endsWith('.jsonl') && name !== LEGACY)
+const files = corpusFiles().filter((name) => name !== LEGACY)
 
 for (const name of files) {
   test(`every recorded attempt of ${name} matches`, async ({ page }) => {

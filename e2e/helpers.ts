@@ -1,13 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { expect, type Page } from '@playwright/test'
 
-/** The shared corpus of real harness logs, beside the repository (read-only). */
-export const CORPUS = fileURLToPath(new URL('../fixtures/dsh/', import.meta.url))
-
-export function corpusFile(name: string): string {
-  return CORPUS + name
-}
+/** The corpus of real harness logs in fixtures/dsh, from the one definition the unit tests use too. */
+export { corpusFiles, corpusPath as corpusFile, readCorpus } from '../src/test/corpus'
 
 /** Waits for the app's own idle signal: a source is on screen and nothing is loading. */
 export async function idle(page: Page): Promise<void> {
@@ -41,10 +35,6 @@ export async function dropFile(page: Page, name: string, content: string): Promi
   await page.dispatchEvent('body', 'dragover', { dataTransfer })
   await page.dispatchEvent('body', 'drop', { dataTransfer })
   await idle(page)
-}
-
-export function readCorpus(name: string): string {
-  return readFileSync(corpusFile(name), 'utf8')
 }
 
 /** The "k / N" readout of the transport bar. */

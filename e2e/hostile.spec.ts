@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { encodeShareLink, fromBase64Url, toBase64Url } from '../src/formats/share/shareLink'
 import type { SharePayload } from '../src/formats/share/payload'
 import { idle, openApp } from './helpers'
+import { crc32 } from '../src/core/base/crc32'
 
 // Monster inputs through every entrance (file, paste, share link). Each must end in a clear message or a bounded
 // open, and the page must stay alive: the idle signal returns, the toolbar still works and a key still steps.
@@ -39,14 +40,9 @@ function chunksPayload(chunks: readonly unknown[]): SharePayload {
 /** A frame with bytes the app's encoder would never write: a link re-signed so only its content is wrong. */
 function resigned(fragment: string, change: (frame: Uint8Array) => Uint8Array): string {
   const frame = change(fromBase64Url(fragment.slice('v1.'.length)))
-  let crc = 0xffffffff
-  const add = (byte: number) => {
-    crc ^= byte
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1
-  }
-  add(frame[0]!)
-  for (let i = 5; i < frame.length; i++) add(frame[i]!)
-  new DataView(frame.buffer, frame.byteOffset).setUint32(1, (crc ^ 0xffffffff) >>> 0)
+  // The link's CRC-32 covers byte 0 and bytes 5… (its own field left out), as shareLink.ts computes it.
+  const crc = crc32(frame.subarray(5), crc32(frame.subarray(0, 1)))
+  new DataView(frame.buffer, frame.byteOffset).setUint32(1, crc)
   return `v1.${toBase64Url(frame)}`
 }
 

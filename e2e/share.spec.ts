@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { expectPosition, idle, openApp } from './helpers'
+import { expectPosition, idle, openApp, readCorpus } from './helpers'
 
 // The straggler lesson: bs0, td0 ×3, be0, td0 (straggler), usage, finish — 8 chunks; its text block reads
 // "All tests pass: 42 passed, 0 failed."
@@ -178,7 +178,7 @@ test('Export downloads a Vitest file and the chunks as NDJSON', async ({ page })
 })
 
 test('?src= fetches a file with progress; a failure is explained in plain words', async ({ page }) => {
-  const body = readFileSync(new URL('../fixtures/dsh/acp-agent-text-turn-session.jsonl', import.meta.url))
+  const body = readCorpus('acp-agent-text-turn-session.jsonl')
   await page.route('https://logs.example.test/**', (route) =>
     route.request().url().endsWith('/missing.jsonl')
       ? route.abort('failed')

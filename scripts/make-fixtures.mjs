@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates src/formats/fixtures/binary/ — the harness's binary containers (PROTOCOL.md §8) made from the shared
+// Regenerates src/formats/fixtures/binary/ — the harness's binary containers (PROTOCOL.md §8) made from the
 // corpus, plus a damaged variant of each — so the tests of src/formats/loadBytes.ts need no encoder.
 //
 //   node scripts/make-fixtures.mjs        (needs the zstd CLI: apt-get install -y zstd)
@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url'
 import { zipSync } from 'fflate'
 import initSqlJs from 'sql.js'
 import xxhash from 'xxhash-wasm'
+import { CORPUS_DIR } from '../src/test/corpusDir.mjs'
 
-const corpus = fileURLToPath(new URL('../fixtures/dsh/', import.meta.url))
+const corpus = fileURLToPath(CORPUS_DIR)
 const out = fileURLToPath(new URL('../src/formats/fixtures/binary/', import.meta.url))
 mkdirSync(out, { recursive: true })
 

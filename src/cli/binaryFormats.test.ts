@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { InspectReport } from './inspect'
 import { run, runBytes } from './run'
+import { CORPUS_DIR } from '../test/corpus'
 
 /** `chunkscope inspect --json` on the binary containers (fixtures from scripts/make-fixtures.mjs). */
 const dir = fileURLToPath(new URL('../formats/fixtures/binary/', import.meta.url))
-const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
+const corpus = fileURLToPath(CORPUS_DIR)
 const fixtures = readdirSync(dir)
 
 async function inspect(path: string): Promise<{ code: number; report: InspectReport; err: string }> {

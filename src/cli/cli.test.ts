@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { InspectReport } from './inspect'
 import { run } from './run'
+import { CORPUS_DIR } from '../test/corpus'
 
-const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
+const corpus = fileURLToPath(CORPUS_DIR)
 const files = readdirSync(corpus).filter((name) => name.endsWith('.jsonl'))
 
 type Ran = { code: number; out: string; err: string }

@@ -7,8 +7,9 @@ import { loadSource } from '../formats/load'
 import { decodeShareLink } from '../formats/share/shareLink'
 import { runBytes } from './run'
 import { runShare } from './share'
+import { CORPUS_DIR } from '../test/corpus'
 
-const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
+const corpus = fileURLToPath(CORPUS_DIR)
 const RETRY = corpus + 'acp-agent-empty-response-retry-session.jsonl'
 const MULTI = corpus + 'web-goal-multi-turn-actions-session.jsonl'
 

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { InspectReport } from './inspect'
 import { run } from './run'
 import { terminalOutput, terminalText } from './terminalText'
+import { readCorpus } from '../test/corpus'
 
-const corpus = new URL('../../fixtures/dsh/', import.meta.url)
 const PWNED = '\u001b]0;PWNED\u0007\u001b[2J'
 /** Every character class a terminal acts on: C0, DEL, C1 (CSI), bidi overrides and isolates, a line separator. */
 const CONTROLS = '\u0000\u0008\r\u001b\u007f\u0085\u009b\u061c\u200f\u202e\u2066\u2069\u2028'
@@ -34,7 +33,7 @@ describe('terminalOutput', () => {
 
 describe('chunkscope output from a hostile file', () => {
   // A real log whose tool-call names, and a chunk file whose block types and finish kind, carry escapes.
-  const log = readFileSync(new URL('acp-agent-parallel-tool-calls-session.jsonl', corpus), 'utf8').replaceAll(
+  const log = readCorpus('acp-agent-parallel-tool-calls-session.jsonl').replaceAll(
     '"name":"read"',
     `"name":${JSON.stringify(`read${PWNED}${CONTROLS}`)}`,
   )

@@ -17,6 +17,7 @@ import { decodeEffect, encodeEffect, type Effect, type EffectSummary } from './e
 import type { ContentBlock, SourcedChunk } from './protocol'
 import type { AttemptWindow } from './session'
 import { jsonEqual } from './jsonEqual'
+import { partitionPoint } from './base/partitionPoint'
 
 /** What the stream does to one block index over its whole life (computed once, in the first pass). */
 export type BlockLife = {
@@ -220,14 +221,9 @@ export class ReplayEngine {
   }
 
   private checkpointAtOrBelow(k: number): Checkpoint {
-    let low = 0
-    let high = this.checkpoints.length - 1
-    while (low < high) {
-      const mid = (low + high + 1) >> 1
-      if (this.checkpoints[mid]!.pos <= k) low = mid
-      else high = mid - 1
-    }
-    return this.checkpoints[low]!
+    // The first checkpoint is at 0, so one is always at or below k.
+    const at = partitionPoint(this.checkpoints.length, (i) => this.checkpoints[i]!.pos <= k) - 1
+    return this.checkpoints[Math.max(0, at)]!
   }
 
   private frame(k: number, assembler: BlockAssembler, lastEffect: Effect | null): ReplayFrame {
@@ -445,12 +441,5 @@ function blockFrame(life: BlockLife, partial: Readonly<PartialBlock>, index: num
 
 /** Number of items among the first `limit` whose position is below k. */
 function upperBound(items: readonly { pos: number }[], limit: number, k: number): number {
-  let low = 0
-  let high = limit
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (items[mid]!.pos < k) low = mid + 1
-    else high = mid
-  }
-  return low
+  return partitionPoint(limit, (i) => items[i]!.pos < k)
 }

@@ -124,13 +124,6 @@ export function isStreamChunk(chunk: AnyChunk): chunk is StreamChunk {
   return (CHUNK_TYPES as readonly string[]).includes(chunk.type)
 }
 
-/** Chunk types that carry an `index`. */
-export function isIndexed(
-  chunk: StreamChunk,
-): chunk is BlockStartChunk | TextDeltaChunk | ReasoningDeltaChunk | ToolCallDeltaChunk | BlockEndChunk {
-  return chunk.type !== 'usage' && chunk.type !== 'finish'
-}
-
 /**
  * One chunk as a source delivered it: the chunk plus where it came from. `seq` is the session-log seq, or the
  * 0-based position for bare chunk files; `time` is epoch ms when known (unreliable in fixtures: show, never trust).
@@ -139,17 +132,4 @@ export type SourcedChunk = {
   readonly seq: number
   readonly time: number | null
   readonly chunk: AnyChunk
-}
-
-/** The assistant message as the harness writes it. */
-export type AssistantMessage = {
-  readonly role: 'assistant'
-  readonly content: readonly ContentBlock[]
-  readonly [key: string]: unknown
-}
-
-/** Worded as the harness's own helper: the value as JSON (`String(value)` when JSON has no text for it). */
-export function assertNever(value: never, where?: string): never {
-  const rendered = (JSON.stringify(value) as string | undefined) ?? String(value)
-  throw new Error(`unreachable variant${where ? ` in ${where}` : ''}: ${rendered}`)
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { block, chunk, event, sessionEvents, type StorageRecord } from '../test/builders'
+import { block, event, sessionEvents, type StorageRecord } from '../test/builders'
 import { printSession } from '../test/printSession'
+import { be, bs, finish, finishError, td } from '../test/chunks'
 import { buildSession, buildStreamSession, compareRecorded } from './session'
 
 const build = (...records: StorageRecord[]) => buildSession(null, sessionEvents(...records))
@@ -10,12 +11,12 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
     const session = build(
       event.turnStart(0, 1),
       event.stepStart(1, 1, 1),
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'a')),
-      event.chunk(3, 1, 1, chunk.finish({ kind: 'tool-calls' })),
+      event.chunk(2, 1, 1, td(0, 'a')),
+      event.chunk(3, 1, 1, finish('tool-calls')),
       event.stepEnd(4, 1, 1),
       event.stepStart(5, 1, 2),
-      event.chunk(6, 1, 2, chunk.textDelta(0, 'b')),
-      event.chunk(7, 1, 2, chunk.finish()),
+      event.chunk(6, 1, 2, td(0, 'b')),
+      event.chunk(7, 1, 2, finish('stop')),
       event.turnEnd(8, 1),
     )
     expect(printSession(session)).toMatchInlineSnapshot(`
@@ -30,15 +31,15 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
       ['t1.s2.a1', 1, 2, 1],
     ])
     expect(session.turns[0]!.start).toEqual({ seq: 0 })
-    expect(session.streams[0]!.chunks[0]).toEqual({ seq: 2, time: 1002, chunk: chunk.textDelta(0, 'a') })
+    expect(session.streams[0]!.chunks[0]).toEqual({ seq: 2, time: 1002, chunk: td(0, 'a') })
   })
 
   it('starts a new attempt after a finish when more chunks of the same (turn, step) follow', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.finishError('CONTEXT_WINDOW_EXCEEDED')),
+      event.chunk(0, 1, 1, finishError('CONTEXT_WINDOW_EXCEEDED')),
       event.other(1, 'compaction/start', { turn: 1 }),
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'again')),
-      event.chunk(3, 1, 1, chunk.finish()),
+      event.chunk(2, 1, 1, td(0, 'again')),
+      event.chunk(3, 1, 1, finish('stop')),
     )
     expect(printSession(session)).toMatchInlineSnapshot(`
       "turn 1 (no turn/start)
@@ -50,9 +51,9 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
 
   it('starts a new attempt at llm/retry-started even when the previous one has no finish', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.textDelta(0, 'cut')),
+      event.chunk(0, 1, 1, td(0, 'cut')),
       event.retryStarted(1, 1, 1, 'r-7'),
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'whole')),
+      event.chunk(2, 1, 1, td(0, 'whole')),
     )
     expect(session.streams.map((a) => [a.id, a.kind, a.retryId])).toEqual([
       ['t1.s1.a1', 'first', undefined],
@@ -62,25 +63,25 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
 
   it('opens one attempt, not two, when a retry follows a finish', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.finishError('EMPTY_RESPONSE')),
+      event.chunk(0, 1, 1, finishError('EMPTY_RESPONSE')),
       event.other(1, 'llm/retry', { turn: 1, step: 1 }),
       event.retryStarted(2, 1, 1),
-      event.chunk(3, 1, 1, chunk.finish()),
+      event.chunk(3, 1, 1, finish('stop')),
     )
     expect(session.streams.map((a) => `${a.id} ${a.kind}`)).toEqual(['t1.s1.a1 first', 't1.s1.a2 retry'])
   })
 
   it('keeps a retry-started for another (turn, step) from splitting this one', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.textDelta(0, 'a')),
+      event.chunk(0, 1, 1, td(0, 'a')),
       event.retryStarted(1, 1, 2),
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'b')),
+      event.chunk(2, 1, 1, td(0, 'b')),
     )
     expect(session.streams.map((a) => a.chunks.length)).toEqual([2])
   })
 
   it('makes attempts of orphan chunks whose turn and step have no start events', () => {
-    const session = build(event.chunk(0, 2, 1, chunk.textDelta(0, 'x')), event.chunk(1, 3, 1, chunk.finish()))
+    const session = build(event.chunk(0, 2, 1, td(0, 'x')), event.chunk(1, 3, 1, finish('stop')))
     expect(printSession(session)).toMatchInlineSnapshot(`
       "turn 2 (no turn/start)
         step 1
@@ -96,7 +97,7 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
       type: 'assistant/chunk',
       seq: 0,
       time: 0,
-      data: { chunk: chunk.textDelta(0, 'x') },
+      data: { chunk: td(0, 'x') },
     })
     expect(session.turns).toEqual([])
     expect(session.streams.map((a) => [a.id, a.turn, a.step])).toEqual([['t?.s?.a1', null, null]])
@@ -109,9 +110,9 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
 
   it('segments in seq order even when the events arrive out of order', () => {
     const session = build(
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'b')),
-      event.chunk(0, 1, 1, chunk.finish()),
-      event.chunk(1, 1, 1, chunk.textDelta(0, 'a')),
+      event.chunk(2, 1, 1, td(0, 'b')),
+      event.chunk(0, 1, 1, finish('stop')),
+      event.chunk(1, 1, 1, td(0, 'a')),
     )
     expect(printSession(session)).toContain(
       't1.s1.a1 first [0] finish stop\n    t1.s1.a2 after-finish [1-2] no finish',
@@ -123,10 +124,10 @@ describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
 describe('buildSession: recorded messages', () => {
   it('links an attempt to the message citing its chunks', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.finishError('EMPTY_RESPONSE')),
+      event.chunk(0, 1, 1, finishError('EMPTY_RESPONSE')),
       event.retryStarted(1, 1, 1),
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'ok')),
-      event.chunk(3, 1, 1, chunk.finish()),
+      event.chunk(2, 1, 1, td(0, 'ok')),
+      event.chunk(3, 1, 1, finish('stop')),
       event.message(4, 1, 1, [block.text('ok')], [2, 3]),
     )
     const [failed, retried] = session.streams
@@ -150,9 +151,9 @@ describe('buildSession: recorded messages', () => {
   it('records cited seqs that are missing, that belong elsewhere, and chunks left uncited', () => {
     const session = build(
       event.turnStart(0, 1),
-      event.chunk(1, 1, 1, chunk.textDelta(0, 'a')),
-      event.chunk(2, 1, 1, chunk.textDelta(0, 'b')),
-      event.chunk(3, 1, 1, chunk.finish()),
+      event.chunk(1, 1, 1, td(0, 'a')),
+      event.chunk(2, 1, 1, td(0, 'b')),
+      event.chunk(3, 1, 1, finish('stop')),
       event.message(4, 1, 1, [block.text('ab')], [0, 1, 2, 9]),
     )
     expect(session.messages[0]!.citation).toEqual({ missing: [9], foreign: [0], uncited: [3] })
@@ -173,7 +174,7 @@ describe('buildSession: recorded messages', () => {
 
   it('reads the legacy shape: content at data.content', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.textDelta(0, 'old')),
+      event.chunk(0, 1, 1, td(0, 'old')),
       event.legacyMessage(1, 1, 1, [block.text('old')], [0]),
     )
     const recorded = session.streams[0]!.recorded!
@@ -183,7 +184,7 @@ describe('buildSession: recorded messages', () => {
 
   it('links a second message citing an already linked attempt to nothing', () => {
     const session = build(
-      event.chunk(0, 1, 1, chunk.finish()),
+      event.chunk(0, 1, 1, finish('stop')),
       event.message(1, 1, 1, [], [0]),
       event.message(2, 1, 1, [], [0]),
     )
@@ -201,7 +202,7 @@ describe('compareRecorded', () => {
 
   it('matches when blocks() equals the recorded content', () => {
     const attempt = recordedAttempt(
-      [chunk.blockStart(0), chunk.textDelta(0, 'hi'), chunk.blockEnd(0, block.text('hi')), chunk.finish()],
+      [bs(0, 'text'), td(0, 'hi'), be(0, block.text('hi')), finish('stop')],
       [{ text: 'hi', type: 'text' }],
     )
     expect(compareRecorded(attempt)).toEqual({
@@ -212,19 +213,19 @@ describe('compareRecorded', () => {
   })
 
   it('reports a mismatch with both sides', () => {
-    const attempt = recordedAttempt([chunk.textDelta(0, 'hi')], [block.text('bye')])
+    const attempt = recordedAttempt([td(0, 'hi')], [block.text('bye')])
     expect(compareRecorded(attempt)).toMatchObject({ match: false, assembled: [block.text('hi')] })
   })
 
   it('uses interruptedBlocks() for an interrupted message', () => {
-    const chunks = [chunk.blockStart(0), chunk.textDelta(0, 'half'), chunk.blockStart(1, 'tool-call')]
+    const chunks = [bs(0, 'text'), td(0, 'half'), bs(1, 'tool-call')]
     expect(compareRecorded(recordedAttempt(chunks, [block.text('half')], true))?.match).toBe(true)
     // blocks() would keep the open tool call, so the same content does not match a non-interrupted message.
     expect(compareRecorded(recordedAttempt(chunks, [block.text('half')], false))?.match).toBe(false)
   })
 
   it('reports a mismatch, not a crash, when assembly throws for an open block of unknown type', () => {
-    const attempt = recordedAttempt([chunk.blockStart(0, 'video')], [])
+    const attempt = recordedAttempt([bs(0, 'video')], [])
     expect(compareRecorded(attempt)).toEqual({
       match: false,
       assembled: null,
@@ -234,13 +235,13 @@ describe('compareRecorded', () => {
   })
 
   it('is null for an attempt with no linked message', () => {
-    expect(compareRecorded(build(event.chunk(0, 1, 1, chunk.finish())).streams[0]!)).toBeNull()
+    expect(compareRecorded(build(event.chunk(0, 1, 1, finish('stop'))).streams[0]!)).toBeNull()
   })
 })
 
 describe('buildStreamSession', () => {
   it('makes one stream with no header and no turns', () => {
-    const chunks = [{ seq: 0, time: null, chunk: chunk.textDelta(0, 'x') }]
+    const chunks = [{ seq: 0, time: null, chunk: td(0, 'x') }]
     expect(buildStreamSession(chunks)).toEqual({
       header: null,
       events: [],

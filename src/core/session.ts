@@ -4,6 +4,8 @@ import type { Finding } from './checks'
 import type { FirstDivergence } from './firstDivergence'
 import { jsonEqual } from './jsonEqual'
 import type { AnyChunk, ContentBlock, SourcedChunk } from './protocol'
+import { isRecord } from './base/isRecord'
+import { partitionPoint } from './base/partitionPoint'
 
 /**
  * The session model (PROTOCOL.md §6): a harness log's events segmented into turns → steps → attempts, each attempt
@@ -192,16 +194,32 @@ export function buildSession(header: SessionHeader | null, events: SessionEvent[
 
 /** A bare chunk file as a session: no header, no turns, one stream (§6 last line). */
 export function buildStreamSession(chunks: SourcedChunk[]): Session {
-  const stream: Attempt = {
-    id: 'stream',
+  return streamsSession([bareStream('stream', chunks)])
+}
+
+/**
+ * A stream read without a session log around it (a chunk file, an SSE body, a snippet, a HAR entry): no turn,
+ * step or recorded message; `wire` pairs its chunks with the raw events they came from, when the reader knows.
+ */
+export function bareStream(id: string, chunks: SourcedChunk[], wire?: WireTrace): Attempt {
+  return {
+    id,
     turn: null,
     step: null,
     attempt: null,
     kind: 'stream',
     chunks,
     recorded: null,
+    ...(wire !== undefined ? { wire } : {}),
   }
-  return { header: null, events: [], turns: [], streams: [stream], messages: [] }
+}
+
+/**
+ * Streams that came without a session log around them (a chunk file, an SSE body, a snippet, a HAR capture) as a
+ * session: no header, events, turns or recorded messages.
+ */
+export function streamsSession(streams: Attempt[]): Session {
+  return { header: null, events: [], turns: [], streams, messages: [] }
 }
 
 export type RecordedComparison = {
@@ -387,13 +405,7 @@ class SessionBuilder {
 
   /** Position of the first event with this seq, or -1 (bisection over the sorted `seqs`). */
   private find(seq: number): number {
-    let low = 0
-    let high = this.size
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.seqs[middle]! < seq) low = middle + 1
-      else high = middle
-    }
+    const low = partitionPoint(this.size, (i) => this.seqs[i]! < seq)
     return low < this.size && this.seqs[low] === seq ? low : -1
   }
 
@@ -473,8 +485,4 @@ function asChunk(value: unknown): AnyChunk {
 
 function asInt(value: unknown): number | null {
   return Number.isSafeInteger(value) ? (value as number) : null
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { block, chunk, jsonl } from '../test/builders'
+import { block, jsonl } from '../test/builders'
+import { be, bs, finish, td } from '../test/chunks'
 import { readChunkJson, readChunkNdjson } from './chunkFiles'
 
 describe('readChunkJson', () => {
   it('reads an array of chunks: seq is the 0-based position, time is null', () => {
-    const chunks = [
-      chunk.blockStart(0),
-      chunk.textDelta(0, 'hi'),
-      chunk.blockEnd(0, block.text('hi')),
-      chunk.finish(),
-    ]
+    const chunks = [bs(0, 'text'), td(0, 'hi'), be(0, block.text('hi')), finish('stop')]
     const read = readChunkJson(JSON.stringify(chunks, null, 2))
     expect(read.chunks).toEqual(chunks.map((c, seq) => ({ seq, time: null, chunk: c })))
     expect(read.diagnostics).toEqual([])
   })
 
   it('keeps objects of unknown type (the engine reports them) and skips items that are no chunk', () => {
-    const read = readChunkJson(JSON.stringify([chunk.textDelta(0, 'a'), 7, { type: 'ping' }, { index: 0 }]))
+    const read = readChunkJson(JSON.stringify([td(0, 'a'), 7, { type: 'ping' }, { index: 0 }]))
     expect(read.chunks.map((c) => [c.seq, c.chunk.type])).toEqual([
       [0, 'text-delta'],
       [1, 'ping'],
@@ -45,18 +41,17 @@ describe('readChunkJson', () => {
 
 describe('readChunkNdjson', () => {
   it('reads one chunk per line, skipping blank lines', () => {
-    const text = `${JSON.stringify(chunk.textDelta(0, 'a'))}\n\n   \n${JSON.stringify(chunk.finish())}\n`
+    const text = `${JSON.stringify(td(0, 'a'))}\n\n   \n${JSON.stringify(finish('stop'))}\n`
     const read = readChunkNdjson(text)
     expect(read.chunks).toEqual([
-      { seq: 0, time: null, chunk: chunk.textDelta(0, 'a') },
-      { seq: 1, time: null, chunk: chunk.finish() },
+      { seq: 0, time: null, chunk: td(0, 'a') },
+      { seq: 1, time: null, chunk: finish('stop') },
     ])
     expect(read.diagnostics).toEqual([])
   })
 
   it('reports bad lines with their numbers and keeps the rest, including a last line without newline', () => {
-    const text =
-      jsonl(chunk.textDelta(0, 'a'), '{oops', '[1]', { type: 'mystery' }) + JSON.stringify(chunk.finish())
+    const text = jsonl(td(0, 'a'), '{oops', '[1]', { type: 'mystery' }) + JSON.stringify(finish('stop'))
     const read = readChunkNdjson(text)
     expect(read.chunks.map((c) => `${c.seq} ${c.chunk.type}`)).toEqual([
       '0 text-delta',

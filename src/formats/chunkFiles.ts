@@ -1,8 +1,9 @@
 import type { AnyChunk, SourcedChunk } from '../core/protocol'
+import { buildStreamSession } from '../core/session'
 import { chunkProblem } from './chunkShape'
 import { isBlank, kindOf, lines, parseJson, tooDeep, valueNestsDeeperThan, type ProgressHook } from './json'
 import { MAX_JSON_DEPTH } from './limits'
-import type { Diagnostic } from './types'
+import type { Diagnostic, ReadResult } from './types'
 
 /**
  * Readers for bare StreamChunk files: no session, one stream. `seq` is the chunk's 0-based position among the
@@ -83,4 +84,14 @@ function keep(value: unknown, where: string, diagnostics: Diagnostic[], line?: n
     message,
   })
   return !problem.fatal
+}
+
+/** A chunk file's read as a source: one bare stream, or an error when not one chunk could be read. */
+export function chunkFileSource(read: ChunkFileRead): ReadResult {
+  if (read.chunks.length > 0)
+    return { diagnostics: read.diagnostics, sessions: [buildStreamSession(read.chunks)] }
+  if (!read.diagnostics.some((d) => d.severity === 'error')) {
+    read.diagnostics.push({ severity: 'error', message: 'no StreamChunks in the input' })
+  }
+  return { diagnostics: read.diagnostics, sessions: [] }
 }

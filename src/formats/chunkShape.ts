@@ -1,4 +1,5 @@
-import { isRecord, kindOf } from './json'
+import { kindOf } from './json'
+import { isRecord } from '../core/base/isRecord'
 
 /**
  * Why a JSON value cannot be a chunk at all (`fatal`), or which field of a known chunk type is missing or of the

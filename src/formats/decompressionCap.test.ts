@@ -5,7 +5,7 @@ import { concat, deflateRun, rawZstdFrame, rleZstdFrame, zipOf } from '../test/h
 import { loadSource } from './load'
 import { loadBytes } from './loadBytes'
 import { MAX_DECOMPRESSED_BYTES } from './limits'
-import { crc32 } from './zipArchive'
+import { crc32 } from '../core/base/crc32'
 
 /**
  * A file's containers decompress to at most a cap (limits.ts): the content up to it is kept, a diagnostic names the

@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { chunk, event, jsonl } from '../test/builders'
-import { detectFormat } from './detect'
+import { event, jsonl } from '../test/builders'
+import { corpusFiles, readCorpus } from '../test/corpus'
+import { bs, finish, td } from '../test/chunks'
+import { detectFormat } from './registry'
 
 describe('detectFormat', () => {
   it('recognises a session log by its header line', () => {
@@ -17,7 +19,7 @@ describe('detectFormat', () => {
   })
 
   it('recognises a session log without header from event lines (seq + type) and packed rows', () => {
-    expect(detectFormat(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, chunk.textDelta(0, 'a'))))).toBe(
+    expect(detectFormat(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, td(0, 'a'))))).toBe(
       'dsh-session-jsonl',
     )
     expect(detectFormat(jsonl(event.textChunks(4, 1, 1, 0, ['a', 'b', 'c'])))).toBe('dsh-session-jsonl')
@@ -29,8 +31,8 @@ describe('detectFormat', () => {
   })
 
   it('recognises NDJSON of chunks, even when a line before them is broken', () => {
-    expect(detectFormat(jsonl(chunk.blockStart(0), chunk.textDelta(0, 'a')))).toBe('chunk-ndjson')
-    expect(detectFormat(jsonl('{broken', chunk.finish()))).toBe('chunk-ndjson')
+    expect(detectFormat(jsonl(bs(0, 'text'), td(0, 'a')))).toBe('chunk-ndjson')
+    expect(detectFormat(jsonl('{broken', finish('stop')))).toBe('chunk-ndjson')
   })
 
   it('recognises nothing else', () => {
@@ -46,9 +48,8 @@ describe('detectFormat', () => {
   })
 })
 
-describe('detectFormat on every format (issue 5 fixtures and the corpus)', () => {
+describe('detectFormat on every format (recorded fixtures and the corpus)', () => {
   const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
-  const corpusDir = new URL('../../fixtures/dsh/', import.meta.url)
 
   it.each([
     ['devtools-capture.har', 'har'],
@@ -74,15 +75,12 @@ describe('detectFormat on every format (issue 5 fixtures and the corpus)', () =>
   })
 
   it('still reads every corpus session log as a session log, and bare chunks as before', () => {
-    const logs = readdirSync(corpusDir).filter((name) => name.endsWith('.jsonl'))
+    const logs = corpusFiles()
     expect(logs.length).toBeGreaterThan(0)
     for (const name of logs) {
-      expect([name, detectFormat(readFileSync(new URL(name, corpusDir), 'utf8'))]).toEqual([
-        name,
-        'dsh-session-jsonl',
-      ])
+      expect([name, detectFormat(readCorpus(name))]).toEqual([name, 'dsh-session-jsonl'])
     }
-    expect(detectFormat(jsonl(chunk.blockStart(0), chunk.textDelta(0, 'yield { a }')))).toBe('chunk-ndjson')
-    expect(detectFormat(JSON.stringify([chunk.textDelta(0, 'data: x')]))).toBe('chunk-json')
+    expect(detectFormat(jsonl(bs(0, 'text'), td(0, 'yield { a }')))).toBe('chunk-ndjson')
+    expect(detectFormat(JSON.stringify([td(0, 'data: x')]))).toBe('chunk-json')
   })
 })

@@ -1,30 +1,19 @@
+// Sniffers of the JSON-based formats (session log, chunk JSON and NDJSON); the registry (registry.ts) holds every
+// format's sniffer in the order they are tried.
 import { CHUNK_TYPES } from '../core/protocol'
-import { sniffHar } from './har/sniffHar'
-import { isBlank, isRecord, lines, parseJson } from './json'
-import { sniffLiveRecording } from './live/liveRecording'
-import { sniffSimplified } from './simplified/simplified'
-import { sniffSnippet } from './snippet/readSnippet'
-import { sniffSseDialect } from './sse/sniff'
-import type { FormatId } from './types'
-
-/** A content test for one format. Sniffers look at the first few lines only, never the whole text. */
-export type Sniffer = { readonly id: FormatId; readonly sniff: (text: string) => boolean }
+import { isBlank, lines, peekObjects } from './json'
 
 /** How many non-blank lines a sniffer looks at. */
 const PEEK_LINES = 20
-/** Lines longer than this are not parsed while sniffing (a huge single-line array must not be parsed twice). */
-const PEEK_MAX_LINE = 1 << 20
 
 type LineKind = 'header' | 'event' | 'chunk' | 'other'
 
 const CHUNK_TYPE_SET: ReadonlySet<string> = new Set(CHUNK_TYPES)
 const PACKED_ROW_TYPES: ReadonlySet<string> = new Set(['text-chunks', 'reasoning-chunks', 'tool-call-chunks'])
 
-function classify(line: string): LineKind {
-  if (line.length > PEEK_MAX_LINE || line[firstContent(line)] !== '{') return 'other'
-  const parsed = parseJson(line)
-  if (!parsed.ok || !isRecord(parsed.value)) return 'other'
-  const { type, seq, seq0 } = parsed.value
+function classify(line: Record<string, unknown> | null): LineKind {
+  if (line === null) return 'other'
+  const { type, seq, seq0 } = line
   if (typeof type !== 'string') return 'other'
   if (type === 'session') return 'header'
   if (Number.isSafeInteger(seq) || (PACKED_ROW_TYPES.has(type) && Number.isSafeInteger(seq0))) return 'event'
@@ -33,13 +22,7 @@ function classify(line: string): LineKind {
 
 /** The first `PEEK_LINES` non-blank lines, classified. */
 function peek(text: string): LineKind[] {
-  const kinds: LineKind[] = []
-  for (const line of lines(text)) {
-    if (isBlank(line.text)) continue
-    kinds.push(classify(line.text))
-    if (kinds.length === PEEK_LINES) break
-  }
-  return kinds
+  return peekObjects(text, PEEK_LINES).map(classify)
 }
 
 function count(kinds: readonly LineKind[], kind: LineKind): number {
@@ -78,30 +61,6 @@ export function sniffChunkNdjson(text: string): boolean {
   const kinds = peek(text)
   const chunks = count(kinds, 'chunk')
   return chunks > 0 && chunks > count(kinds, 'event')
-}
-
-/** The built-in sniffers, most specific first. */
-export const SNIFFERS: readonly Sniffer[] = [
-  { id: 'har', sniff: sniffHar },
-  { id: 'dsh-live-recording', sniff: sniffLiveRecording },
-  { id: 'dsh-session-jsonl', sniff: sniffSessionJsonl },
-  { id: 'simplified-stream', sniff: sniffSimplified },
-  { id: 'chunk-json', sniff: sniffChunkJson },
-  { id: 'chunk-ndjson', sniff: sniffChunkNdjson },
-  { id: 'openai-sse', sniff: (text) => sniffSseDialect(text) === 'openai-sse' },
-  { id: 'anthropic-sse', sniff: (text) => sniffSseDialect(text) === 'anthropic-sse' },
-  { id: 'js-snippet', sniff: sniffSnippet },
-]
-
-/**
- * Which format a text is in, from its content (never its file name); null when none fits.
- *
- * @example
- * detectFormat('{"type":"session","version":0,…}\n…') // 'dsh-session-jsonl'
- * detectFormat('[{"type":"text-delta","index":0,"text":"hi"}]') // 'chunk-json'
- */
-export function detectFormat(text: string, sniffers: readonly Sniffer[] = SNIFFERS): FormatId | null {
-  return sniffers.find((sniffer) => sniffer.sniff(text))?.id ?? null
 }
 
 /** The first non-blank line, shortened, for "unrecognised format" messages. */

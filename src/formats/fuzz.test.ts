@@ -14,6 +14,7 @@ import {
 } from '../test/hostile'
 import { loadBytes } from './loadBytes'
 import type { LoadedSource } from './types'
+import { CORPUS_DIR } from '../test/corpus'
 
 /**
  * The readers against seeded mutations of every real input the repository holds (the harness corpus, the recorded
@@ -35,7 +36,7 @@ const CAP = LONG ? undefined : 32 * MiB
 
 const seeds = (() => {
   const dirs = [
-    new URL('../../fixtures/dsh/', import.meta.url),
+    CORPUS_DIR,
     new URL('./fixtures/', import.meta.url),
     new URL('./fixtures/binary/', import.meta.url),
   ]

@@ -1,4 +1,5 @@
 /** Small helpers shared by the readers: JSON parsing that reports instead of throwing, and cheap line scanning. */
+import { isRecord } from '../core/base/isRecord'
 import { MAX_JSON_DEPTH } from './limits'
 
 export type ParsedJson =
@@ -69,9 +70,8 @@ export function valueNestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): bool
   return false
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+/** Re-exported for the readers, which take their JSON helpers from here; defined once in core/base. */
+export { isRecord }
 
 /** A JSON value's kind for messages: `array`, `null`, `string`, … */
 export function kindOf(value: unknown): string {
@@ -125,4 +125,34 @@ export function* lines(text: string, onProgress?: ProgressHook): Generator<TextL
 /** The first `max` characters of a line, JSON-quoted, for messages: `"{\"type\":\"ses…"`. */
 export function preview(text: string, max = 40): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text)
+}
+
+/** Lines longer than this are not parsed while sniffing (a huge single-line array must not be parsed twice). */
+const PEEK_MAX_LINE = 1 << 20
+
+/**
+ * What a sniffer looks at: the first `count` non-blank lines, each the object it parses to, or null when it is
+ * not a JSON object (or is too long to parse twice). Sniffers never read the whole text.
+ *
+ * @example
+ * peekObjects('{"type":"session"}\n\nnot json\n', 20) // [{ type: 'session' }, null]
+ */
+export function peekObjects(text: string, count: number): (Record<string, unknown> | null)[] {
+  const peeked: (Record<string, unknown> | null)[] = []
+  if (count <= 0) return peeked
+  for (const line of lines(text)) {
+    if (isBlank(line.text)) continue
+    peeked.push(asObjectLine(line.text))
+    if (peeked.length === count) break
+  }
+  return peeked
+}
+
+function asObjectLine(line: string): Record<string, unknown> | null {
+  if (line.length > PEEK_MAX_LINE) return null
+  let first = 0
+  while (first < line.length && isBlank(line, first, first + 1)) first += 1
+  if (line[first] !== '{') return null
+  const parsed = parseJson(line)
+  return parsed.ok && isRecord(parsed.value) ? parsed.value : null
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { block, chunk, event, jsonl } from '../test/builders'
-import { SNIFFERS } from './detect'
-import { loadSource, SOURCE_READERS } from './load'
+import { block, event, jsonl } from '../test/builders'
+import { finish, td } from '../test/chunks'
+import { loadSource } from './load'
+import { FORMAT_LABELS, FORMATS, TEXT_FORMATS } from './registry'
 
 describe('loadSource', () => {
   it('says "empty input" for blank text, with no sessions', () => {
@@ -39,8 +40,8 @@ describe('loadSource', () => {
     const text = jsonl(
       event.header(),
       event.turnStart(0, 1),
-      event.chunk(1, 1, 1, chunk.textDelta(0, 'hi')),
-      event.chunk(2, 1, 1, chunk.finish()),
+      event.chunk(1, 1, 1, td(0, 'hi')),
+      event.chunk(2, 1, 1, finish('stop')),
       event.message(3, 1, 1, [block.text('hi')], [1, 2]),
       event.turnEnd(4, 1),
     )
@@ -54,7 +55,7 @@ describe('loadSource', () => {
   })
 
   it('reads a session log without header, with a warning', () => {
-    const source = loadSource(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, chunk.finish())))
+    const source = loadSource(jsonl(event.turnStart(0, 1), event.chunk(1, 1, 1, finish('stop'))))
     expect(source.format).toBe('dsh-session-jsonl')
     expect(source.sessions[0]!.header).toBeNull()
     expect(source.diagnostics.map((d) => d.severity)).toEqual(['warning'])
@@ -63,7 +64,7 @@ describe('loadSource', () => {
   it('turns citation problems into diagnostics on the message line', () => {
     const text = jsonl(
       event.header(),
-      event.chunk(0, 1, 1, chunk.textDelta(0, 'a')),
+      event.chunk(0, 1, 1, td(0, 'a')),
       event.message(1, 1, 1, [block.text('a')], [0, 5]),
       event.message(2, 1, 2, []),
     )
@@ -83,7 +84,7 @@ describe('loadSource', () => {
   })
 
   it('reads a JSON array and NDJSON of chunks into one stream', () => {
-    const chunks = [chunk.textDelta(0, 'a'), chunk.finish()]
+    const chunks = [td(0, 'a'), finish('stop')]
     for (const [text, format] of [
       [JSON.stringify(chunks), 'chunk-json'],
       [jsonl(...chunks), 'chunk-ndjson'],
@@ -105,8 +106,12 @@ describe('loadSource', () => {
     })
   })
 
-  it('keeps the registry in the same order as the built-in sniffers', () => {
-    expect(SOURCE_READERS.map((r) => r.id)).toEqual(SNIFFERS.map((s) => s.id))
+  it('names every registered format once, and lists every text format when nothing fits', () => {
+    const ids = FORMATS.map((f) => f.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(Object.keys(FORMAT_LABELS).sort()).toEqual([...ids].sort())
+    const [unrecognised] = loadSource('hello world\n').diagnostics
+    for (const format of TEXT_FORMATS) expect(unrecognised!.message).toContain(format.description)
   })
 })
 

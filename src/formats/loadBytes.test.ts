@@ -6,10 +6,11 @@ import { loadSource } from './load'
 import { loadBytes } from './loadBytes'
 import type { LoadedSource } from './types'
 import { walkZstdFrames } from './zstdFrames'
+import { CORPUS_DIR } from '../test/corpus'
 
-// The fixtures are made from the shared corpus by scripts/make-fixtures.mjs; each container must read back to
+// The fixtures are made from the corpus by scripts/make-fixtures.mjs; each container must read back to
 // exactly what loadSource makes of the plain file it came from.
-const corpus = fileURLToPath(new URL('../../fixtures/dsh/', import.meta.url))
+const corpus = fileURLToPath(CORPUS_DIR)
 const plain = (name: string) => readFileSync(corpus + name, 'utf8')
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`./fixtures/binary/${name}`, import.meta.url)))

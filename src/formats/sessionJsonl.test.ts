@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { chunk, event, jsonl, type StorageRecord } from '../test/builders'
+import { event, jsonl, type StorageRecord } from '../test/builders'
+import { bs, finish, rd, tcd, td } from '../test/chunks'
 import { readSessionJsonl } from './sessionJsonl'
 
 const header = event.header()
@@ -17,7 +18,7 @@ describe('readSessionJsonl: header and events', () => {
         event.header({ id: 'abc', createdAt: 5, parentSession: 'p', origin: 'subagent', delegationDepth: 1 }),
         event.turnStart(0, 1),
         event.stepStart(1, 1, 1),
-        event.chunk(2, 1, 1, chunk.textDelta(0, 'hi'), 77),
+        event.chunk(2, 1, 1, td(0, 'hi'), 77),
       ),
     )
     expect(read.header).toMatchObject({
@@ -35,7 +36,7 @@ describe('readSessionJsonl: header and events', () => {
       [3, 1, 'step/start', 0],
       [4, 2, 'assistant/chunk', 77],
     ])
-    expect(read.events[2]!.data).toEqual({ turn: 1, step: 1, chunk: chunk.textDelta(0, 'hi') })
+    expect(read.events[2]!.data).toEqual({ turn: 1, step: 1, chunk: td(0, 'hi') })
     expect(read.diagnostics).toEqual([])
     expect(read.committed).toEqual({ damage: 'none', events: 3 })
   })
@@ -139,7 +140,7 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
     const read = readSessionJsonl(
       jsonl(
         header,
-        event.chunk(0, 1, 1, chunk.blockStart(0)),
+        event.chunk(0, 1, 1, bs(0, 'text')),
         event.textChunks(1, 1, 1, 0, ['a', 'b', 'c'], { time0: 100, dt: [5, -20] }),
       ),
     )
@@ -150,7 +151,7 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
         time: 100,
         line: 3,
         packed: 'text-chunks',
-        data: { turn: 1, step: 1, chunk: chunk.textDelta(0, 'a') },
+        data: { turn: 1, step: 1, chunk: td(0, 'a') },
       },
       {
         type: 'assistant/chunk',
@@ -158,7 +159,7 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
         time: 105,
         line: 3,
         packed: 'text-chunks',
-        data: { turn: 1, step: 1, chunk: chunk.textDelta(0, 'b') },
+        data: { turn: 1, step: 1, chunk: td(0, 'b') },
       },
       {
         type: 'assistant/chunk',
@@ -166,7 +167,7 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
         time: 85,
         line: 3,
         packed: 'text-chunks',
-        data: { turn: 1, step: 1, chunk: chunk.textDelta(0, 'c') },
+        data: { turn: 1, step: 1, chunk: td(0, 'c') },
       },
     ])
     expect(read.diagnostics).toEqual([])
@@ -181,9 +182,9 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
     const read = readSessionJsonl(jsonl(header, row))
     expect(read.events.map((e) => e.time)).toEqual([1784821261748, 1783860676464, 1783860676465])
     expect(read.events.map((e) => (e.data as { chunk: unknown }).chunk)).toEqual([
-      chunk.reasoningDelta(0, 'x'),
-      chunk.reasoningDelta(0, 'y'),
-      chunk.reasoningDelta(0, 'z'),
+      rd(0, 'x'),
+      rd(0, 'y'),
+      rd(0, 'z'),
     ])
   })
 
@@ -192,9 +193,9 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
       jsonl(header, event.toolCallChunks(0, 2, 3, 1, 'call-1', ['', '{"a"', ':1}'], { name: 'bash' })),
     )
     expect(read.events.map((e) => e.data)).toEqual([
-      { turn: 2, step: 3, chunk: chunk.toolCallDelta(1, 'call-1', '', 'bash') },
-      { turn: 2, step: 3, chunk: chunk.toolCallDelta(1, 'call-1', '{"a"', 'bash') },
-      { turn: 2, step: 3, chunk: chunk.toolCallDelta(1, 'call-1', ':1}', 'bash') },
+      { turn: 2, step: 3, chunk: tcd(1, 'call-1', 'bash', '') },
+      { turn: 2, step: 3, chunk: tcd(1, 'call-1', 'bash', '{"a"') },
+      { turn: 2, step: 3, chunk: tcd(1, 'call-1', 'bash', ':1}') },
     ])
   })
 
@@ -439,9 +440,9 @@ describe('readSessionJsonl: damage (PROTOCOL.md §7)', () => {
     const good = [
       JSON.stringify(header),
       JSON.stringify(event.turnStart(0, 1)),
-      JSON.stringify(event.chunk(1, 1, 1, chunk.blockStart(0))),
+      JSON.stringify(event.chunk(1, 1, 1, bs(0, 'text'))),
       JSON.stringify(event.textChunks(2, 1, 1, 0, ['a', 'b', 'c'], { dt: [-4, 9] })),
-      JSON.stringify(event.chunk(5, 1, 1, chunk.finish())),
+      JSON.stringify(event.chunk(5, 1, 1, finish('stop'))),
       JSON.stringify(event.message(6, 1, 1, [], [1, 2, 3, 4, 5])),
       JSON.stringify(event.turnEnd(7, 1)),
     ]

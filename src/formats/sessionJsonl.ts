@@ -1,16 +1,8 @@
 import type { PackedRowType, SessionEvent, SessionHeader } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import {
-  isBlank,
-  isRecord,
-  kindOf,
-  lines,
-  parseJson,
-  preview,
-  type ProgressHook,
-  type TextLine,
-} from './json'
+import { isBlank, kindOf, lines, parseJson, preview, type ProgressHook, type TextLine } from './json'
 import type { Diagnostic } from './types'
+import { isRecord } from '../core/base/isRecord'
 
 /**
  * Where the committed prefix of the log ends (PROTOCOL.md §7). A bad line or a seq gap ends it; when a later line

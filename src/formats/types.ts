@@ -1,4 +1,5 @@
 import type { Session } from '../core/session'
+import type { FormatId } from './registry'
 
 /**
  * Something a reader noticed about its input. Readers are lenient: they report and keep going, so a
@@ -12,22 +13,8 @@ export type Diagnostic = {
   readonly message: string
 }
 
-/** Input formats Chunkscope reads; detected from content, never from the file name. */
-export type FormatId =
-  | 'dsh-session-jsonl'
-  | 'chunk-ndjson'
-  | 'chunk-json'
-  | 'openai-sse'
-  | 'anthropic-sse'
-  | 'har'
-  | 'dsh-live-recording'
-  | 'js-snippet'
-  | 'simplified-stream'
-  | 'dsh-session-zstd'
-  | 'dsh-session-zip'
-  | 'dsh-sqlite'
-  /** Not read from a file: the live captures of the page and its feeds (issue 6). */
-  | 'chunkscope-live'
+/** Input formats Chunkscope reads: one per entry of the registry (registry.ts), where ids and labels live. */
+export type { FormatId } from './registry'
 
 /**
  * The result of loading one input: what it was, what was wrong with it, and the sessions it held.
@@ -39,3 +26,6 @@ export type LoadedSource = {
   readonly diagnostics: Diagnostic[]
   readonly sessions: Session[]
 }
+
+/** What a reader makes of its input: the sessions it could read, and what it noticed on the way. */
+export type ReadResult = { readonly diagnostics: Diagnostic[]; readonly sessions: Session[] }

@@ -1,5 +1,6 @@
 import type { AnyChunk, SourcedChunk } from '../core/protocol'
 import type { WireTrace } from '../core/session'
+import { partitionPoint } from '../core/base/partitionPoint'
 
 /** One raw wire event and the chunk positions it became, as the "Adapter" view reads it. */
 export type WireEvent = {
@@ -93,16 +94,9 @@ export function wireEvent(trace: WireTrace, index: number): WireEvent | null {
 /** The index of the raw event that produced the chunk at `position`, or -1 (synthesised, or out of range). */
 export function wireEventOfChunk(trace: WireTrace, position: number): number {
   // chunkFrom is non-decreasing: bisect for the last event starting at or before `position`.
-  let low = 0
-  let high = trace.count
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (trace.chunkFrom[middle]! <= position) low = middle + 1
-    else high = middle
-  }
   // Events that produced nothing share chunkFrom with the next one; the last event starting at or before
   // `position` holds it, if any does (ranges are contiguous and in order).
-  const i = low - 1
+  const i = partitionPoint(trace.count, (event) => trace.chunkFrom[event]! <= position) - 1
   if (i >= 0 && position < trace.chunkTo[i]!) return i
   return -1
 }

@@ -1,5 +1,6 @@
 import { Inflate } from 'fflate'
 import { formatBytes, OutputBudget } from './limits'
+import { crc32 } from '../core/base/crc32'
 import type { Diagnostic } from './types'
 
 /**
@@ -230,23 +231,6 @@ function findEnd(bytes: Uint8Array): number {
     if (u32(bytes, at) === END && at + 22 + u16(bytes, at + 20) <= bytes.length) return at
   }
   return -1
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    table[n] = c >>> 0
-  }
-  return table
-})()
-
-/** CRC-32 (IEEE 802.3, as ZIP uses it). */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
 }
 
 const names = new TextDecoder('utf-8')

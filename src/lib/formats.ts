@@ -1,6 +1,8 @@
 // `chunkscope/formats`: every input the app reads (harness session logs, zstd, zip, SQLite, SSE, HAR, chunk files)
 // into one LoadedSource, and the share-link codec. No React, DOM or Node APIs.
-export { loadSource, SOURCE_READERS } from '../formats/load'
+export { loadSource } from '../formats/load'
+export { detectFormat, FORMAT_LABELS, FORMATS } from '../formats/registry'
+export type { FormatEntry } from '../formats/registry'
 export { loadBytes, isBinaryContainer } from '../formats/loadBytes'
 export type { LoadBytesOptions } from '../formats/loadBytes'
 export type { Diagnostic, FormatId, LoadedSource } from '../formats/types'

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../core/protocol'
 import { loadBytes } from '../formats/loadBytes'
 import { tap } from './tap'
+import { CORPUS_DIR } from '../test/corpus'
 
-const corpus = new URL('../../fixtures/dsh/', import.meta.url)
+const corpus = CORPUS_DIR
 
 /** Every assistant/chunk of the corpus's first streamed attempt with a stop finish: chunks nobody here wrote. */
 async function corpusStreams(): Promise<StreamChunk[][]> {

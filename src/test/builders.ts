@@ -1,38 +1,13 @@
 /**
- * Builders with defaults for tests: chunks, content blocks, and harness storage records (PROTOCOL.md §6, §7).
- * `event.*` builds the records as they stand in a `session.jsonl`; `jsonl(...)` turns them into the file's text.
+ * Builders with defaults for tests: harness storage records (PROTOCOL.md §6, §7) and content blocks. `event.*`
+ * builds the records as they stand in a `session.jsonl`; `jsonl(...)` turns them into the file's text. Chunks
+ * come from ./chunks.ts (`bs`, `td`, `rd`, `tcd`, `be`, `usage`, `finish`): the one chunk vocabulary.
  */
-import type {
-  BlockEndChunk,
-  BlockStartChunk,
-  ContentBlock,
-  FinishChunk,
-  FinishReason,
-  ReasoningDeltaChunk,
-  ReplayEnvelope,
-  TextDeltaChunk,
-  ToolCallDeltaChunk,
-  UsageChunk,
-} from '../core/protocol'
+import type { ContentBlock } from '../core/protocol'
 import type { SessionEvent } from '../core/session'
-import { block, chunk as shipped } from '../examples/chunks'
+import { block } from '../examples/chunks'
 
 export { block }
-
-/** Named builders with test defaults, over the shipped ones (src/examples/chunks.ts): one shape per chunk. */
-export const chunk = {
-  blockStart: (index: number, blockType = 'text'): BlockStartChunk => shipped.start(index, blockType),
-  textDelta: (index: number, text: string): TextDeltaChunk => shipped.text(index, text),
-  reasoningDelta: (index: number, text: string): ReasoningDeltaChunk => shipped.reasoning(index, text),
-  toolCallDelta: (index: number, id: string, argumentsDelta: string, name?: string): ToolCallDeltaChunk =>
-    shipped.toolCall(index, id, argumentsDelta, name),
-  blockEnd: (index: number, ended: ContentBlock): BlockEndChunk => shipped.end(index, ended),
-  usage: (inputTokens = 10, outputTokens = 5): UsageChunk => shipped.usage({ inputTokens, outputTokens }),
-  finish: (reason: FinishReason = { kind: 'stop' }, replayState?: ReplayEnvelope): FinishChunk =>
-    shipped.finish(reason, replayState),
-  finishError: (code: string, message = `simulated ${code}`): FinishChunk =>
-    shipped.finish({ kind: 'error', failure: { message, code } }),
-}
 
 export type StorageRecord = Record<string, unknown>
 

@@ -48,6 +48,10 @@ export function finish(
   return chunk.finish(reason, replayState)
 }
 
+/** A failed attempt's last chunk: an `error` finish with this code (the message says it was simulated). */
+export const finishError = (code: string, message = `simulated ${code}`): StreamChunk =>
+  finish('error', { message, code })
+
 export const text = (value: string): ContentBlock => block.text(value)
 export const reasoning = (value: string): ContentBlock => block.reasoning(value)
 export const toolCall = (id: string, name: string, args: string): ContentBlock =>

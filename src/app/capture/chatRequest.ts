@@ -1,5 +1,7 @@
 // The Live panel's form → one streamed Chat Completions request (PROTOCOL.md §9), or errors naming the fields.
 
+import { isRecord } from '../core/base/isRecord'
+
 export type ChatRole = 'user' | 'assistant' | 'system'
 export type ReasoningEffort = 'low' | 'medium' | 'high'
 
@@ -91,10 +93,6 @@ function blank(value: string | number | null | undefined): boolean {
 
 function asNumber(value: string | number): number {
   return typeof value === 'number' ? value : Number(value.trim())
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** `https://host/v1/` → `https://host/v1`; a base that already ends in `/chat/completions` loses that part. */
@@ -230,12 +228,12 @@ export function buildChatRequest(form: ChatForm): ChatRequestResult {
 }
 
 function toolProblem(tool: unknown): string | null {
-  if (!isObject(tool)) return 'is not an object'
+  if (!isRecord(tool)) return 'is not an object'
   if (tool['type'] !== 'function') return 'must have "type": "function"'
   const fn = tool['function']
-  if (!isObject(fn)) return 'must have a "function" object'
+  if (!isRecord(fn)) return 'must have a "function" object'
   if (typeof fn['name'] !== 'string' || fn['name'].trim() === '') return 'must have a "function.name"'
-  if (fn['parameters'] !== undefined && !isObject(fn['parameters']))
+  if (fn['parameters'] !== undefined && !isRecord(fn['parameters']))
     return 'has "function.parameters" that is not an object (a JSON Schema)'
   return null
 }

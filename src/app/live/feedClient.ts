@@ -6,6 +6,7 @@ import {
   type FeedRecord,
 } from '../../formats/live/feedProtocol'
 import type { LiveHub } from './liveHub'
+import { isRecord } from '../core/base/isRecord'
 
 export type FeedState = 'connecting' | 'open' | 'retrying' | 'closed'
 
@@ -152,8 +153,7 @@ export function parseRecords(text: string): FeedRecord[] {
     if (line.trim() === '') continue
     try {
       const value: unknown = JSON.parse(line)
-      if (typeof value === 'object' && value !== null && !Array.isArray(value))
-        records.push(value as FeedRecord)
+      if (isRecord(value)) records.push(value as FeedRecord)
     } catch {
       // A line cut short: the feed delivers it whole.
     }

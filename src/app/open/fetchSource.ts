@@ -3,6 +3,8 @@
  * plain words. Only http(s) URLs are fetched; the response is data (bytes), never run.
  */
 
+import { readCapped } from '../../core/base/readCapped'
+
 export type FetchProgress = { readonly loaded: number; readonly total: number | null }
 
 export type FetchOptions = {
@@ -81,26 +83,18 @@ export async function fetchSource(
   const header = Number(response.headers.get('content-length'))
   const total = Number.isFinite(header) && header > 0 ? header : null
   if (total !== null && total > max) return { error: tooLarge(total, max) }
-  const parts: Uint8Array[] = []
   let loaded = 0
+  let bytes: Uint8Array<ArrayBuffer>
   try {
     if (response.body === null) {
-      const whole = new Uint8Array(await response.arrayBuffer())
-      parts.push(whole)
-      loaded = whole.length
+      bytes = new Uint8Array(await response.arrayBuffer())
     } else {
-      const reader = response.body.getReader()
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        loaded += value.length
-        if (loaded > max) {
-          await reader.cancel().catch(() => undefined)
-          return { error: tooLarge(loaded, max) }
-        }
-        parts.push(value)
+      const read = await readCapped(response.body, max, (sofar) => {
+        loaded = sofar
         options.onProgress?.({ loaded, total })
-      }
+      })
+      if ('over' in read) return { error: tooLarge(read.over, max) }
+      bytes = read.bytes
     }
   } catch (error) {
     if (isAbort(error)) return { error: 'loading was cancelled' }
@@ -108,12 +102,7 @@ export async function fetchSource(
       error: `the download from ${parsed.host} broke off after ${loaded.toLocaleString('en')} bytes; try again`,
     }
   }
-  const bytes = new Uint8Array(loaded)
-  let at = 0
-  for (const part of parts) {
-    bytes.set(part, at)
-    at += part.length
-  }
+  loaded = bytes.length
   options.onProgress?.({ loaded, total: total ?? loaded })
   const name = safeDecode(parsed.pathname.split('/').filter(Boolean).at(-1) ?? '') || parsed.host
   return { bytes, name, url: parsed.href }

@@ -5,6 +5,7 @@ import { startFeedServer, type FeedServer } from '../feedServer'
 import { terminalText } from '../terminalText'
 import { DEFAULT_RPC_LIMITS, describeNetError, historyPage } from './hostRpc'
 import { attachHeader, DEFAULT_MAX_HELD, SessionRelay, type RelayStats } from './sessionRelay'
+import { isRecord } from '../../core/base/isRecord'
 
 export type AttachOptions = {
   /** The harness web host, e.g. `http://127.0.0.1:3080` (the `dsh web` default). */
@@ -99,10 +100,6 @@ export function socketUrlOf(base: URL): string {
   ws.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:'
   ws.pathname = `${base.pathname.replace(/\/+$/, '')}/api/events.mux`
   return ws.href
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

@@ -1,6 +1,7 @@
 // The harness web host's HTTP RPC (PROTOCOL.md §10): `POST /api/<method>` with a client-request envelope.
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { isRecord } from '../../core/base/isRecord'
 
 export type HistoryPage = {
   /** The page's events as the host sent them (each item `{event}` unwrapped), any order. */
@@ -151,8 +152,4 @@ export function describeNetError(error: Error & { code?: string }): string {
     default:
       return error.code !== undefined ? `${error.code}: ${error.message}` : error.message
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -1,6 +1,7 @@
 // One harness session as `chunkscope attach` relays it: events kept by seq, only the contiguous prefix published.
 import type { FinishReason } from '../../core/protocol'
 import type { FeedCapture, FeedRecord } from '../../formats/live/feedProtocol'
+import { isRecord } from '../../core/base/isRecord'
 
 /** What `add` made of one event. */
 export type AddResult =
@@ -43,10 +44,6 @@ export function attachHeader(sessionId: string, url: string): FeedRecord {
     delegationDepth: 0,
     chunkscopeAttach: { url },
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

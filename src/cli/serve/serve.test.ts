@@ -7,8 +7,9 @@ import { readSseStream } from '../../formats/sse/readSse'
 import type { WireDialect } from './encodeWire'
 import { startReplayServer, type Faults } from './replayServer'
 import { replayBody } from './runServe'
+import { CORPUS_DIR } from '../../test/corpus'
 
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
+const CORPUS = CORPUS_DIR
 const FIXTURES = new URL('../../formats/fixtures/', import.meta.url)
 
 async function attemptsOf(dir: URL, names: string[]): Promise<{ name: string; attempt: Attempt }[]> {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { BlockAssembler } from '../../core/BlockAssembler'
 import { buildStreamSession, type SessionEvent } from '../../core/session'
-import { sourced } from '../../test/chunks'
+import { sourced, tcd, td } from '../../test/chunks'
 import { corpusFiles, readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { loadSource } from '../load'
@@ -53,26 +53,18 @@ describe('harness session JSONL in the canonical packed layout', () => {
       line: seq + 2,
       ...extra,
     })
-    const td = (index: number, text: string) => ({ type: 'text-delta', index, text })
-    const tcd = (id: string, name: string | undefined, argumentsDelta: string) => ({
-      type: 'tool-call-delta',
-      index: 2,
-      id,
-      ...(name !== undefined ? { name } : {}),
-      argumentsDelta,
-    })
     const events = [
       event(0, td(0, 'a')),
       event(1, td(0, 'b')),
       event(2, td(1, 'c')), // index changes: the first run has 2 members, stays plain
       event(3, td(1, 'd')),
       event(4, td(1, 'e')),
-      event(5, tcd('c1', 'read', '{')), // name present on every member
-      event(6, tcd('c1', 'read', '"a"')),
-      event(7, tcd('c1', 'read', ':1}')),
-      event(8, tcd('c1', undefined, 'x')), // name absent: a new run
-      event(9, tcd('c1', undefined, 'y')),
-      event(10, tcd('c1', undefined, 'z'), { sourceEventSeqs: [1] }), // extra field: never packed
+      event(5, tcd(2, 'c1', 'read', '{')), // name present on every member
+      event(6, tcd(2, 'c1', 'read', '"a"')),
+      event(7, tcd(2, 'c1', 'read', ':1}')),
+      event(8, tcd(2, 'c1', undefined, 'x')), // name absent: a new run
+      event(9, tcd(2, 'c1', undefined, 'y')),
+      event(10, tcd(2, 'c1', undefined, 'z'), { sourceEventSeqs: [1] }), // extra field: never packed
       event(11, { ...td(3, 'q'), extra: true }),
     ]
     const text = toSessionJsonl({ header: null, events })

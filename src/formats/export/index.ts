@@ -1,3 +1,4 @@
+import { assertNever } from '../../core/base/assertNever'
 import type { Attempt, Session } from '../../core/session'
 import { toMessageJson } from './message'
 import { toNdjson } from './ndjson'
@@ -91,6 +92,8 @@ export function exportStream(target: ExportTarget, format: ExportFormat): Export
             ...recordedOf(attempt),
           },
         )
+      default:
+        return assertNever(format, 'exportStream')
     }
   })()
   const base = (target.name ?? 'stream').replace(/\.(jsonl|ndjson|json)$/i, '')

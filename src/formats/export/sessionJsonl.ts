@@ -1,6 +1,6 @@
 import type { SourcedChunk } from '../../core/protocol'
 import type { PackedRowType, SessionEvent, SessionHeader } from '../../core/session'
-import { isRecord } from '../json'
+import { isRecord } from '../../core/base/isRecord'
 
 /** One JSONL record as a plain object: the header, an event, or a packed row (PROTOCOL.md §6, §7). */
 export type SessionRecord = Record<string, unknown>

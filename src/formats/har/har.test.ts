@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { detectFormat } from '../detect'
+import { detectFormat } from '../registry'
 import { loadSource } from '../load'
 import { wireEvent } from '../wire'
 

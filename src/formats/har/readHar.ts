@@ -1,4 +1,4 @@
-import type { Attempt, Session, WireTrace } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import { readChunkNdjson } from '../chunkFiles'
 import { sniffChunkNdjson } from '../detect'
 import { isRecord, kindOf, parseJson, tooDeep, valueNestsDeeperThan } from '../json'
@@ -188,7 +188,7 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
     })
   }
   const sessions: Session[] = []
-  if (streams.length > 0) sessions.push({ header: null, events: [], turns: [], streams, messages: [] })
+  if (streams.length > 0) sessions.push(streamsSession(streams))
   sessions.push(...extraSessions)
   if (sessions.length === 0) {
     diagnostics.push({
@@ -200,16 +200,11 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
 }
 
 function attempt(id: string, chunks: Attempt['chunks'][number]['chunk'][], wire?: WireTrace): Attempt {
-  return {
+  return bareStream(
     id,
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks: chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
-    recorded: null,
-    ...(wire !== undefined ? { wire } : {}),
-  }
+    chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
+    wire,
+  )
 }
 
 /** The response body as text: HAR `content.text`, base64-decoded (UTF-8) when `encoding` says so. */

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { detectFormat } from '../detect'
+import { detectFormat } from '../registry'
 import { loadSource } from '../load'
+import { readCorpus } from '../../test/corpus'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
 const A = '5b0e2c4a-7f3d-4c1e-9a8b-2d6f0e1c3a57'
 const B = 'c81f4d2e-0a9b-4e6c-b3d7-18e5f2a9c064'
-const corpus = (name: string) =>
-  loadSource(readFileSync(new URL(`../../../fixtures/dsh/${name}`, import.meta.url), 'utf8'))
+const corpus = (name: string) => loadSource(readCorpus(name))
 
 describe('live WebSocket recordings (PROTOCOL.md §10)', () => {
   it('splits sessions by id, backfills from session.history, drops duplicates by seq', () => {

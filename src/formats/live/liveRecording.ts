@@ -1,6 +1,7 @@
 import { buildSession, type Session, type SessionEvent, type SessionHeader } from '../../core/session'
-import { isBlank, isRecord, lines, parseJson } from '../json'
+import { isBlank, lines, parseJson, peekObjects } from '../json'
 import type { Diagnostic } from '../types'
+import { isRecord } from '../../core/base/isRecord'
 
 /**
  * A recording of the harness's live WebSocket (`GET /api/events.mux`, PROTOCOL.md §10): one frame per line,
@@ -172,18 +173,13 @@ function toEvent(value: unknown, line: number): SessionEvent | string {
 
 /** A recording of the live socket: the first lines are frames with a `type` of server-request/-response and an rpcId. */
 export function sniffLiveRecording(text: string): boolean {
-  let seen = 0
   let frames = 0
-  for (const line of lines(text)) {
-    if (isBlank(line.text)) continue
-    if (++seen > 10) break
-    if (line.text.length > 1 << 20) continue
-    const parsed = parseJson(line.text)
-    if (!parsed.ok || !isRecord(parsed.value)) continue
-    const type = parsed.value['type']
+  for (const object of peekObjects(text, 10)) {
+    if (object === null) continue
+    const type = object['type']
     if (
       (type === 'server-request' || type === 'server-response' || type === 'client-request') &&
-      'rpcId' in parsed.value
+      'rpcId' in object
     )
       frames += 1
     else return false

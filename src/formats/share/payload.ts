@@ -12,7 +12,7 @@ import {
 } from '../../core/session'
 import { chunkProblem } from '../chunkShape'
 import { toSessionRecords, type SessionRecord } from '../export/sessionJsonl'
-import { isRecord, kindOf } from '../json'
+import { kindOf } from '../json'
 import { decodePackedRow, readSessionJsonl } from '../sessionJsonl'
 import type { Diagnostic, LoadedSource } from '../types'
 import { isRedacting, redactChunks, redactEvents, type RedactionOptions } from './redact'
@@ -28,6 +28,7 @@ import {
   type ShareAttempt,
   type ShareWindowEnd,
 } from './attemptContext'
+import { isRecord } from '../../core/base/isRecord'
 
 /**
  * Share payload, version 1: the JSON a `#v1.` link carries (compressed, optionally encrypted: see shareLink.ts).

@@ -4,7 +4,7 @@ import { BlockAssembler } from '../../core/BlockAssembler'
 import type { ContentBlock, SourcedChunk } from '../../core/protocol'
 import { ReplayEngine } from '../../core/ReplayEngine'
 import { buildStreamSession, compareRecorded } from '../../core/session'
-import { sourced } from '../../test/chunks'
+import { sourced, tcd, td } from '../../test/chunks'
 import { corpusFiles, readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { loadSource } from '../load'
@@ -160,15 +160,9 @@ describe('redacted streams assemble to blocks of the same shape and lengths', ()
   })
 
   it('text alone or arguments alone', () => {
-    const chunks = sourced([
-      { type: 'text-delta', index: 0, text: 'secret' },
-      { type: 'tool-call-delta', index: 1, id: 'c1', name: 'read', argumentsDelta: '{"path":"/home/me"}' },
-    ])
+    const chunks = sourced([td(0, 'secret'), tcd(1, 'c1', 'read', '{"path":"/home/me"}')])
     const only = (options: RedactionOptions) => redactChunks(chunks, options).map((s) => s.chunk)
-    expect(only({ text: true, arguments: false, events: false })).toEqual([
-      { type: 'text-delta', index: 0, text: 'xxxxxx' },
-      chunks[1]!.chunk,
-    ])
+    expect(only({ text: true, arguments: false, events: false })).toEqual([td(0, 'xxxxxx'), chunks[1]!.chunk])
     expect(only({ text: false, arguments: true, events: false })[1]).toMatchObject({
       argumentsDelta: '{"path":"xxxxxxxx"}',
     })

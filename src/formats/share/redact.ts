@@ -1,6 +1,6 @@
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import type { SessionEvent } from '../../core/session'
-import { isRecord } from '../json'
+import { isRecord } from '../../core/base/isRecord'
 
 /**
  * What a redacted share link hides. Every option keeps lengths, so chunk boundaries, character counts, the

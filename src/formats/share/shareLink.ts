@@ -1,3 +1,5 @@
+import { crc32 } from '../../core/base/crc32'
+import { readCapped } from '../../core/base/readCapped'
 import { isRecord, parseJson } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
@@ -313,55 +315,25 @@ async function inflate(
   bytes: Uint8Array<ArrayBuffer>,
   max: number,
 ): Promise<{ bytes: Uint8Array<ArrayBuffer> } | LinkError> {
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader()
-  const parts: Uint8Array[] = []
-  let total = 0
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'))
   try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      total += value.length
-      if (total > max) {
-        await reader.cancel().catch(() => undefined)
-        return {
-          error: `the link's content is larger than ${formatBytes(max)} once decompressed; it was refused so it cannot exhaust memory`,
-        }
-      }
-      parts.push(value)
+    const read = await readCapped(stream, max)
+    if ('bytes' in read) return read
+    return {
+      error: `the link's content is larger than ${formatBytes(max)} once decompressed; it was refused so it cannot exhaust memory`,
     }
   } catch {
     return { error: 'the link is damaged: its compressed data is corrupt' }
   }
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return { bytes: out }
 }
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`
 }
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    table[n] = c >>> 0
-  }
-  return table
-})()
-
 /** CRC-32 of byte 0 and bytes 5…end (the CRC field itself excluded). */
 function frameCrc(frame: Uint8Array): number {
-  let crc = 0xffffffff
-  const add = (byte: number) => (crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8))
-  add(frame[0]!)
-  for (let i = HEADER; i < frame.length; i++) add(frame[i]!)
-  return (crc ^ 0xffffffff) >>> 0
+  return crc32(frame.subarray(HEADER), crc32(frame.subarray(0, 1)))
 }
 
 export function toBase64Url(bytes: Uint8Array): string {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { detectFormat } from '../detect'
+import { detectFormat } from '../registry'
 import { loadSource } from '../load'
 import { wireEvent } from '../wire'
 import { translateSimplified } from './simplified'
+import { be, bs, finish, td, text, usage } from '../../test/chunks'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
 const items = (...values: unknown[]) => values.map((value, k) => ({ value, where: `item ${k}` }))
@@ -18,11 +19,11 @@ describe('simplified stream (PROTOCOL.md §12)', () => {
       ),
     )
     expect(chunks).toEqual([
-      { type: 'block-start', index: 0, blockType: 'text' },
-      { type: 'text-delta', index: 0, text: 'Hello' },
-      { type: 'text-delta', index: 0, text: ', world!' },
-      { type: 'block-end', index: 0, block: { type: 'text', text: 'Hello, world!' } },
-      { type: 'finish', reason: { kind: 'stop' } },
+      bs(0, 'text'),
+      td(0, 'Hello'),
+      td(0, ', world!'),
+      be(0, text('Hello, world!')),
+      finish('stop'),
     ])
     expect(diagnostics).toEqual([])
   })
@@ -32,11 +33,8 @@ describe('simplified stream (PROTOCOL.md §12)', () => {
       translateSimplified(
         items({ type: 'done', reason, usage: { promptTokens: 3, completionTokens: 2, totalTokens: 5 } }),
       ).chunks
-    expect(finishOf('tool_use')).toEqual([
-      { type: 'usage', usage: { inputTokens: 3, outputTokens: 2 } },
-      { type: 'finish', reason: { kind: 'tool-calls' } },
-    ])
-    expect(finishOf('length')[1]).toEqual({ type: 'finish', reason: { kind: 'max-tokens' } })
+    expect(finishOf('tool_use')).toEqual([usage(3, 2), finish('tool-calls')])
+    expect(finishOf('length')[1]).toEqual(finish('max-tokens'))
     expect(finishOf('cancel')[1]).toEqual({
       type: 'finish',
       reason: { kind: 'aborted', failure: { message: 'cancelled', code: 'ABORTED' } },

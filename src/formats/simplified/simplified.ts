@@ -1,6 +1,15 @@
 import type { FinishReason, LlmFailure, StreamChunk, TokenUsage } from '../../core/protocol'
-import type { Attempt, Session } from '../../core/session'
-import { isBlank, isRecord, kindOf, lines, parseJson, tooDeep, valueNestsDeeperThan } from '../json'
+import { bareStream, streamsSession, type Attempt, type Session } from '../../core/session'
+import {
+  isBlank,
+  isRecord,
+  kindOf,
+  lines,
+  parseJson,
+  peekObjects,
+  tooDeep,
+  valueNestsDeeperThan,
+} from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
@@ -263,19 +272,14 @@ export function readSimplifiedSource(text: string): { diagnostics: Diagnostic[];
     diagnostics.push({ severity: 'error', message: 'no simplified chunk mapped onto a StreamChunk' })
     return { diagnostics, sessions: [] }
   }
-  const attempt: Attempt = {
-    id: 'stream',
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks: result.chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
-    recorded: null,
-    ...(wire !== undefined ? { wire } : {}),
-  }
+  const attempt = bareStream(
+    'stream',
+    result.chunks.map((chunk, seq) => ({ seq, time: null, chunk })),
+    wire,
+  )
   return {
     diagnostics,
-    sessions: [{ header: null, events: [], turns: [], streams: [attempt], messages: [] }],
+    sessions: [streamsSession([attempt])],
   }
 }
 
@@ -291,15 +295,9 @@ export function sniffSimplified(text: string): boolean {
     return object !== null && isRecord(object) && SIMPLIFIED_TYPES.has(object['type'] as string)
   }
   if (text[first] !== '{') return false
-  let seen = 0
   let simplified = 0
-  for (const line of lines(text)) {
-    if (isBlank(line.text)) continue
-    if (++seen > 20) break
-    if (line.text.length > 1 << 20) continue
-    const parsed = parseJson(line.text)
-    if (!parsed.ok || !isRecord(parsed.value)) continue
-    const type = parsed.value['type']
+  for (const object of peekObjects(text, 20)) {
+    const type = object?.['type']
     if (typeof type !== 'string') continue
     if (!SIMPLIFIED_TYPES.has(type)) return false
     simplified += 1

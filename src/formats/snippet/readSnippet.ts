@@ -1,10 +1,12 @@
 import { CHUNK_TYPES, type AnyChunk } from '../../core/protocol'
-import type { Attempt, Session } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session } from '../../core/session'
 import { chunkProblem } from '../chunkShape'
 import { SIMPLIFIED_TYPES, translateSimplified } from '../simplified/simplified'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { LiteralParser, tokenize, UnsupportedExpression, type Token } from './literal'
+import { isRecord } from '../../core/base/isRecord'
+import { partitionPoint } from '../../core/base/partitionPoint'
 
 /** One `yield { … }` of a snippet: the literal it yields (or why it could not be read) and where it is. */
 export type SnippetYield = {
@@ -209,7 +211,7 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
       message: `${streams.length} generators yield chunks: one stream each (${streams.map((a) => a.id).join(', ')})`,
     })
   }
-  return { diagnostics, sessions: [{ header: null, events: [], turns: [], streams, messages: [] }] }
+  return { diagnostics, sessions: [streamsSession(streams)] }
 }
 
 /** The chunks one generator's literals produce, simplified chunks through §12, with the yield ↔ chunk pairing. */
@@ -222,7 +224,7 @@ function buildStream(
   diagnostics: Diagnostic[],
 ): Attempt | null {
   const types = read.map((y) =>
-    isObject(y.value) && typeof y.value['type'] === 'string' ? y.value['type'] : null,
+    isRecord(y.value) && typeof y.value['type'] === 'string' ? y.value['type'] : null,
   )
   const simplified = types.some((t) => t !== null && SIMPLIFIED_TYPES.has(t) && !CHUNK_TYPE_SET.has(t))
   const protocol = types.some((t) => t !== null && CHUNK_TYPE_SET.has(t))
@@ -257,26 +259,13 @@ function buildStream(
     }
   }
   if (trace.chunks.length === 0) return null
-  return {
-    id,
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks: trace.chunks,
-    recorded: null,
-    wire: trace.build(),
-  }
+  return bareStream(id, trace.chunks, trace.build())
 }
 
 /** Code with `yield {` (or `yield*`) in its first 256 KiB that is not JSON. Checked after every other format. */
 export function sniffSnippet(text: string): boolean {
   const head = text.slice(0, 1 << 18)
   return /\byield\s*(\{|\*)/.test(head)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function lineStartsOf(text: string): number[] {
@@ -287,12 +276,5 @@ function lineStartsOf(text: string): number[] {
 
 /** 1-based line of `offset`. */
 function bisect(starts: readonly number[], offset: number): number {
-  let low = 0
-  let high = starts.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (starts[middle]! <= offset) low = middle + 1
-    else high = middle
-  }
-  return low
+  return partitionPoint(starts.length, (i) => starts[i]! <= offset)
 }

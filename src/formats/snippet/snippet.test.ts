@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { detectFormat } from '../detect'
+import { detectFormat } from '../registry'
 import { loadSource } from '../load'
 import { wireEvent } from '../wire'
 import { LiteralParser, tokenize } from './literal'
 import { blankGutter, readYields } from './readSnippet'
+import { be, bs, finish, tcd, td, toolCall, usage } from '../../test/chunks'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
 const literal = (code: string) => new LiteralParser(tokenize(code), 0).parseValue()
@@ -71,25 +72,15 @@ describe('blankGutter', () => {
 
 describe('pasted snippets', () => {
   const expected = (text: string, sample: string) => [
-    { type: 'block-start', index: 0, blockType: 'text' },
-    { type: 'text-delta', index: 0, text: sample },
-    { type: 'text-delta', index: 0, text: ' 教程' },
-    { type: 'block-end', index: 0, block: { type: 'text', text: `${sample} 教程` } },
-    { type: 'block-start', index: 1, blockType: 'tool-call' },
-    {
-      type: 'tool-call-delta',
-      index: 1,
-      id: 'call-123',
-      name: 'bash',
-      argumentsDelta: `{"command":"echo ${text}"}`,
-    },
-    {
-      type: 'block-end',
-      index: 1,
-      block: { type: 'tool-call', id: 'call-123', name: 'bash', arguments: `{"command":"echo ${text}"}` },
-    },
-    { type: 'usage', usage: { inputTokens: 100, outputTokens: 50 } },
-    { type: 'finish', reason: { kind: 'stop' } },
+    bs(0, 'text'),
+    td(0, sample),
+    td(0, ' 教程'),
+    be(0, { type: 'text', text: `${sample} 教程` }),
+    bs(1, 'tool-call'),
+    tcd(1, 'call-123', 'bash', `{"command":"echo ${text}"}`),
+    be(1, toolCall('call-123', 'bash', `{"command":"echo ${text}"}`)),
+    usage(100, 50),
+    finish('stop'),
   ]
 
   it("reads the seed article's exampleChunks (Japanese, as printed)", () => {

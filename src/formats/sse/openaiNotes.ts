@@ -1,4 +1,5 @@
-import { isRecord, type TranslatorKit } from './translator'
+import { isRecord } from '../../core/base/isRecord'
+import type { TranslatorKit } from './translator'
 
 /** Delta fields the harness's adapter reads (`role` only says "assistant"). */
 const READ_DELTA_KEYS: ReadonlySet<string> = new Set(['content', 'reasoning_content', 'tool_calls', 'role'])

@@ -1,5 +1,5 @@
 import type { StreamChunk } from '../../core/protocol'
-import type { Attempt, Session, WireTrace } from '../../core/session'
+import { bareStream, streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
@@ -228,16 +228,7 @@ function withStatus(
 }
 
 function attempt(id: string | undefined, chunks: Attempt['chunks'], wire: WireTrace): Attempt {
-  return {
-    id: id ?? 'stream',
-    turn: null,
-    step: null,
-    attempt: null,
-    kind: 'stream',
-    chunks,
-    recorded: null,
-    wire,
-  }
+  return bareStream(id ?? 'stream', chunks, wire)
 }
 
 /** Translator notes grouped by key: one diagnostic per kind with a count and the first line. */
@@ -268,6 +259,5 @@ export function readSseSource(
   const read = readSseStream(text, dialect)
   if (read.attempt === null || read.attempt.chunks.length === 0)
     return { diagnostics: read.diagnostics, sessions: [] }
-  const session: Session = { header: null, events: [], turns: [], streams: [read.attempt], messages: [] }
-  return { diagnostics: read.diagnostics, sessions: [session] }
+  return { diagnostics: read.diagnostics, sessions: [streamsSession([read.attempt])] }
 }

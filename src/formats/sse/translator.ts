@@ -23,10 +23,6 @@ export type TranslatorNote = {
   readonly message: string
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 export function describeParseError(data: string, error: unknown): string {
   const reason = error instanceof Error ? error.message : String(error)
   const shown = data.length > 60 ? `${data.slice(0, 60)}…` : data

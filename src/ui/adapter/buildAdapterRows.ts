@@ -1,4 +1,5 @@
 import type { WireTrace } from '../../core/session'
+import { partitionPoint } from '../../core/base/partitionPoint'
 
 /**
  * The pairs of the "Adapter" view: each raw wire event with the chunk range it became, plus a pair with no event
@@ -47,14 +48,7 @@ export function buildAdapterRows(trace: WireTrace, total: number): AdapterRows {
 export function rowOfChunk(rows: AdapterRows, pos: number): number {
   if (pos < 0) return -1
   // `from` is non-decreasing: the last pair starting at or before `pos` holds it when its range covers it.
-  let low = 0
-  let high = rows.count
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (rows.from[middle]! <= pos) low = middle + 1
-    else high = middle
-  }
-  const i = low - 1
+  const i = partitionPoint(rows.count, (row) => rows.from[row]! <= pos) - 1
   return i >= 0 && pos < rows.to[i]! ? i : -1
 }
 

@@ -1,13 +1,6 @@
 import { showValue } from '../../core/checks'
 import type { IgnoredChunk } from '../../core/analyzeStream'
-import type { IgnoredKind } from '../../core/effects'
 import type { ReplayEngine } from '../../core/ReplayEngine'
-
-export const IGNORED_LABEL: Readonly<Record<IgnoredKind, string>> = {
-  'straggler-delta': 'straggler-delta',
-  're-close': 're-close',
-  'duplicate-start': 'duplicate-start',
-}
 
 /**
  * Why the assembler ignored a chunk, in plain words, naming the earlier chunk that decided it (PROTOCOL.md §3:

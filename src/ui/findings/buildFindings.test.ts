@@ -1,19 +1,18 @@
-import { readFileSync } from 'node:fs'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
-import { block, chunk, event, jsonl } from '../../test/builders'
+import { readCorpus } from '../../test/corpus'
+import { block, event, jsonl } from '../../test/builders'
+import { bs, finish, tcd, td } from '../../test/chunks'
 import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
 
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
-
 function load(name: string) {
-  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+  return loadSource(readCorpus(name), name)
 }
 
 describe('recordedMismatch', () => {
-  test('the trimmed legacy log: each cited attempt differs from its message, with the missing citations', () => {
+  it('the trimmed legacy log: each cited attempt differs from its message, with the missing citations', () => {
     const attempt = load('web-cordis-tool-round-legacy-session.jsonl').sessions[0]!.streams[0]!
     const finding = recordedMismatch(attempt, compareRecorded(attempt))
     expect(finding).toEqual({
@@ -29,19 +28,19 @@ describe('recordedMismatch', () => {
     })
   })
 
-  test('a matching attempt and an uncited one have none', () => {
+  it('a matching attempt and an uncited one have none', () => {
     const [failed, retried] = load('acp-agent-empty-response-retry-session.jsonl').sessions[0]!.streams
     expect(recordedMismatch(failed!, compareRecorded(failed!))).toBeNull()
     expect(recordedMismatch(retried!, compareRecorded(retried!))).toBeNull()
   })
 
-  test('an interrupted message is compared with interruptedBlocks(); a different block count is named', () => {
+  it('an interrupted message is compared with interruptedBlocks(); a different block count is named', () => {
     const text = jsonl(
       event.header(),
       event.turnStart(0, 1),
       event.stepStart(1, 1, 1),
-      event.chunk(2, 1, 1, chunk.blockStart(0)),
-      event.chunk(3, 1, 1, chunk.textDelta(0, 'partial')),
+      event.chunk(2, 1, 1, bs(0, 'text')),
+      event.chunk(3, 1, 1, td(0, 'partial')),
       event.message(4, 1, 1, [block.text('partial'), block.text('more')], [2, 3], { interrupted: true }),
     )
     const attempt = loadSource(text).sessions[0]!.streams[0]!
@@ -50,11 +49,11 @@ describe('recordedMismatch', () => {
     )
   })
 
-  test('a tool call whose recorded arguments differ names the field', () => {
+  it('a tool call whose recorded arguments differ names the field', () => {
     const text = jsonl(
       event.header(),
-      event.chunk(0, 1, 1, chunk.toolCallDelta(0, 'c1', '{}', 'echo')),
-      event.chunk(1, 1, 1, chunk.finish({ kind: 'tool-calls' })),
+      event.chunk(0, 1, 1, tcd(0, 'c1', 'echo', '{}')),
+      event.chunk(1, 1, 1, finish('tool-calls')),
       event.message(2, 1, 1, [block.toolCall('c1', 'echo', '{"a":1}')], [0, 1]),
     )
     const attempt = loadSource(text).sessions[0]!.streams[0]!
@@ -70,7 +69,7 @@ describe('findingList', () => {
   const mismatch = recordedMismatch(attempt, compareRecorded(attempt))
   const list = findingList(engine.findings, mismatch)
 
-  test('puts the session-level mismatch first, then the engine findings in stream order', () => {
+  it('puts the session-level mismatch first, then the engine findings in stream order', () => {
     expect(Array.from({ length: list.length }, (_, p) => list.at(p).rule)).toEqual([
       'recorded-mismatch',
       ...engine.findings.map((f) => f.rule),
@@ -82,7 +81,7 @@ describe('findingList', () => {
     })
   })
 
-  test('a finding is reached once the cursor passes it; the mismatch only at the end', () => {
+  it('a finding is reached once the cursor passes it; the mismatch only at the end', () => {
     const first = engine.seek(0)
     const last = engine.seek(engine.total)
     expect(list.reached(0, first.findingCount, false)).toBe(false)
@@ -91,7 +90,7 @@ describe('findingList', () => {
     expect(list.reached(list.length - 1, last.findingCount, true)).toBe(true)
   })
 
-  test('visiblePositions filters by severity without copying when nothing is hidden', () => {
+  it('visiblePositions filters by severity without copying when nothing is hidden', () => {
     expect(visiblePositions(list, new Set())).toBeNull()
     const errorsOnly = visiblePositions(list, new Set(['warning', 'info']))!
     expect([...errorsOnly].every((p) => list.at(p).severity === 'error')).toBe(true)

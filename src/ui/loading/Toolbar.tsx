@@ -1,5 +1,5 @@
 import { ExportMenu } from '../share/ExportMenu'
-import { FORMAT_LABELS } from '../../formats/labels'
+import { FORMAT_LABELS } from '../../formats/registry'
 import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
 import { ShareButton } from '../share/ShareButton'

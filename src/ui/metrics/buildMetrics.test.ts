@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { loadSource } from '../../formats/load'
-import { chunk } from '../../test/builders'
-import { sourced } from '../../test/chunks'
+import { be, bs, finish, sourced, tcd, td, usage } from '../../test/chunks'
+import { readCorpus } from '../../test/corpus'
 import fc from 'fast-check'
 import { MAX_BUCKETS, buildMetrics, median } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
-
 function streams(name: string) {
-  return loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name).sessions[0]!.streams
+  return loadSource(readCorpus(name), name).sessions[0]!.streams
 }
 
 /** Chunks at the given times (ms), seq = position. */
@@ -20,18 +17,18 @@ function timed(chunks: readonly AnyChunk[], times: readonly (number | null)[]): 
 }
 
 describe('counts', () => {
-  test('a text block and a tool call: counts per type, tool calls, usage, characters, first token', () => {
+  it('a text block and a tool call: counts per type, tool calls, usage, characters, first token', () => {
     const metrics = buildMetrics(
       sourced([
-        chunk.blockStart(0),
-        chunk.textDelta(0, 'Checking.'),
-        chunk.blockEnd(0, { type: 'text', text: 'Checking.' }),
-        chunk.blockStart(1, 'tool-call'),
-        chunk.toolCallDelta(1, 'c1', '{"command":', 'bash'),
-        chunk.toolCallDelta(1, 'c1', '"ls"}'),
-        chunk.blockEnd(1, { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }),
-        chunk.usage(120, 18),
-        chunk.finish({ kind: 'tool-calls' }),
+        bs(0, 'text'),
+        td(0, 'Checking.'),
+        be(0, { type: 'text', text: 'Checking.' }),
+        bs(1, 'tool-call'),
+        tcd(1, 'c1', 'bash', '{"command":'),
+        tcd(1, 'c1', undefined, '"ls"}'),
+        be(1, { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }),
+        usage(120, 18),
+        finish('tool-calls'),
       ]),
     )
     expect(metrics.chunks).toBe(9)
@@ -54,22 +51,15 @@ describe('counts', () => {
     })
   })
 
-  test('first token: empty deltas do not count; a tool-call delta with only a name does', () => {
+  it('first token: empty deltas do not count; a tool-call delta with only a name does', () => {
     const metrics = buildMetrics(
-      sourced([
-        chunk.blockStart(0),
-        chunk.textDelta(0, ''),
-        chunk.toolCallDelta(1, 'c1', ''),
-        chunk.toolCallDelta(1, 'c1', '', 'echo'),
-      ]),
+      sourced([bs(0, 'text'), td(0, ''), tcd(1, 'c1', undefined, ''), tcd(1, 'c1', 'echo', '')]),
     )
     expect(metrics.firstToken).toEqual({ pos: 3, seq: 3 })
   })
 
-  test('unknown chunk types are counted after the seven, marked unknown; usage is last-wins', () => {
-    const metrics = buildMetrics(
-      sourced([chunk.usage(1, 2), { type: 'ping' }, chunk.usage(3, 4), { type: 'ping' }]),
-    )
+  it('unknown chunk types are counted after the seven, marked unknown; usage is last-wins', () => {
+    const metrics = buildMetrics(sourced([usage(1, 2), { type: 'ping' }, usage(3, 4), { type: 'ping' }]))
     expect(metrics.byType.at(-1)).toEqual({ type: 'ping', count: 2, known: false })
     expect(metrics.byType.filter((entry) => entry.known)).toHaveLength(7)
     expect(metrics.usage).toEqual({ inputTokens: 3, outputTokens: 4 })
@@ -78,15 +68,15 @@ describe('counts', () => {
 
 describe('timing', () => {
   const stream = [
-    chunk.blockStart(0),
-    chunk.textDelta(0, 'Hello'),
-    chunk.textDelta(0, ', world'),
-    chunk.blockEnd(0, { type: 'text', text: 'Hello, world' }),
-    chunk.usage(10, 6),
-    chunk.finish(),
+    bs(0, 'text'),
+    td(0, 'Hello'),
+    td(0, ', world'),
+    be(0, { type: 'text', text: 'Hello, world' }),
+    usage(10, 6),
+    finish('stop'),
   ]
 
-  test('a clean clock: ttft from the first chunk, duration, rates, max and median gap', () => {
+  it('a clean clock: ttft from the first chunk, duration, rates, max and median gap', () => {
     const metrics = buildMetrics(timed(stream, [1000, 1250, 1300, 1300, 1310, 3000]))
     expect(metrics.timing).toMatchObject({
       usable: true,
@@ -101,7 +91,7 @@ describe('timing', () => {
     })
   })
 
-  test('all-zero times (the crash-repair fixture) are no timeline, said in words', () => {
+  it('all-zero times (the crash-repair fixture) are no timeline, said in words', () => {
     const [attempt] = streams('headless-agent-tool-outcome-unknown-session.jsonl')
     expect(buildMetrics(attempt!.chunks).timing).toEqual({
       usable: false,
@@ -109,7 +99,7 @@ describe('timing', () => {
     })
   })
 
-  test('the corpus negative gap of −960,585,284 ms is left out and named; the rest still times', () => {
+  it('the corpus negative gap of −960,585,284 ms is left out and named; the rest still times', () => {
     const [attempt] = streams('acp-agent-escalation-approved-session.jsonl')
     const timing = buildMetrics(attempt!.chunks).timing
     if (!timing.usable) throw new Error(timing.reason)
@@ -121,7 +111,7 @@ describe('timing', () => {
     expect(timing.maxGap.ms).toBeLessThan(60_000)
   })
 
-  test('an excluded gap before the first token makes ttft unmeasurable, not negative', () => {
+  it('an excluded gap before the first token makes ttft unmeasurable, not negative', () => {
     const metrics = buildMetrics(timed(stream, [5000, 4000, 4010, 4020, 4030, 4040]))
     expect(metrics.timing).toMatchObject({
       usable: true,
@@ -131,7 +121,7 @@ describe('timing', () => {
     })
   })
 
-  test('more excluded than usable gaps, or one shared time, is no timeline', () => {
+  it('more excluded than usable gaps, or one shared time, is no timeline', () => {
     expect(buildMetrics(timed(stream, [9, 1, 9, 1, 9, 1])).timing).toEqual({
       usable: false,
       reason: 'times in this log are not a usable timeline: 3 negative gaps — showing counts only',
@@ -141,13 +131,13 @@ describe('timing', () => {
       reason:
         'times in this log are not a usable timeline: all 6 timed chunks share one time — showing counts only',
     })
-    expect(buildMetrics(timed([chunk.finish()], [1])).timing).toEqual({
+    expect(buildMetrics(timed([finish('stop')], [1])).timing).toEqual({
       usable: false,
       reason: 'a single chunk has no timeline',
     })
   })
 
-  test('null and zero times are skipped: gaps run between the chunks that have one', () => {
+  it('null and zero times are skipped: gaps run between the chunks that have one', () => {
     const metrics = buildMetrics(timed(stream, [1000, null, 0, 1100, 1150, 1200]))
     expect(metrics.timing).toMatchObject({
       usable: true,
@@ -157,8 +147,8 @@ describe('timing', () => {
     })
   })
 
-  test('a long stream is bucketed: each bar is the longest gap in its bucket', () => {
-    const chunks = Array.from({ length: 10_001 }, () => chunk.textDelta(0, 'x'))
+  it('a long stream is bucketed: each bar is the longest gap in its bucket', () => {
+    const chunks = Array.from({ length: 10_001 }, () => td(0, 'x'))
     const times = chunks.map((_, pos) => 1_000_000 + pos * 2 + (pos >= 5000 ? 500 : 0))
     const timing = buildMetrics(timed(chunks, times)).timing
     if (!timing.usable) throw new Error(timing.reason)
@@ -173,7 +163,7 @@ describe('timing', () => {
 })
 
 describe('format', () => {
-  test('durations and numbers read at a glance', () => {
+  it('durations and numbers read at a glance', () => {
     expect([0.5, 840, 2345, 14_230, 185_000].map(formatDuration)).toEqual([
       '0.5 ms',
       '840 ms',
@@ -186,7 +176,7 @@ describe('format', () => {
 })
 
 describe('median', () => {
-  test('selection agrees with sorting, odd and even lengths, duplicates included', () => {
+  it('selection agrees with sorting, odd and even lengths, duplicates included', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 60 }), (values) => {
         const sorted = [...values].sort((a, b) => a - b)

@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { compareRecorded } from '../../core/session'
 import { loadSource } from '../../formats/load'
 import { AttemptResults } from '../../app/attemptResults'
 import type { AttemptSummary } from '../../core/attemptSummary'
+import { readCorpus } from '../../test/corpus'
 import { buildOutline, type OutlineNode } from './buildOutline'
 import { flattenOutline, groupIds, pathTo } from './flattenOutline'
-
-const CORPUS = new URL('../../../fixtures/dsh/', import.meta.url)
 
 /** The summaries of the source loaded last, as the store's results compute them. */
 let results = new AttemptResults(null)
 
 function load(name: string) {
-  const source = loadSource(readFileSync(new URL(name, CORPUS), 'utf8'), name)
+  const source = loadSource(readCorpus(name), name)
   results = new AttemptResults(source)
   return source
 }
@@ -58,7 +57,7 @@ function printOutline(nodes: readonly OutlineNode[], depth = 0): string {
 }
 
 describe('buildOutline over the corpus', () => {
-  test('an empty-response retry: the failed attempt, the retry events, then the attempt the message cites', () => {
+  it('an empty-response retry: the failed attempt, the retry events, then the attempt the message cites', () => {
     const outline = buildOutline(load('acp-agent-empty-response-retry-session.jsonl'))
     expect(printOutline(outline.roots)).toMatchInlineSnapshot(`
       "· 0 agent/inbox/spliced
@@ -78,14 +77,14 @@ describe('buildOutline over the corpus', () => {
     expect(outline.attempts.map((a) => a.id)).toEqual(['t1.s1.a1', 't1.s1.a2'])
   })
 
-  test('a cancelled turn: the interrupted message matches interruptedBlocks()', () => {
+  it('a cancelled turn: the interrupted message matches interruptedBlocks()', () => {
     const outline = buildOutline(load('acp-agent-cancel-session.jsonl'))
     const step = printOutline(outline.roots).split('\n').slice(-2)
     expect(step).toEqual(['    · 8 request/context deepseek-v4-flash', '    a1 no finish 1⚠ interrupted ✓'])
     expect(printOutline(outline.roots)).toContain('Turn 1 · aborted user')
   })
 
-  test('compaction recovery: the failed attempt, compaction events, then the attempt after the finish', () => {
+  it('compaction recovery: the failed attempt, compaction events, then the attempt after the finish', () => {
     const text = printOutline(buildOutline(load('headless-agent-compaction-recovery-session.jsonl')).roots)
     expect(text.split('\n').slice(-7)).toEqual([
       '  Step 2',
@@ -98,7 +97,7 @@ describe('buildOutline over the corpus', () => {
     ])
   })
 
-  test('crash repair: a message with no provenance and an interrupted turn show as events', () => {
+  it('crash repair: a message with no provenance and an interrupted turn show as events', () => {
     const text = printOutline(buildOutline(load('headless-agent-tool-outcome-unknown-session.jsonl')).roots)
     expect(text).toMatchInlineSnapshot(`
       "Turn 1 · interrupted
@@ -120,7 +119,7 @@ describe('buildOutline over the corpus', () => {
     `)
   })
 
-  test('the trimmed legacy log: mismatching attempts, and orphan turns with no turn/end', () => {
+  it('the trimmed legacy log: mismatching attempts, and orphan turns with no turn/end', () => {
     const source = load('web-cordis-tool-round-legacy-session.jsonl')
     const outline = buildOutline(source)
     const text = printOutline(outline.roots)
@@ -151,7 +150,7 @@ describe('buildOutline over the corpus', () => {
     }
   })
 
-  test('a subagent child session keeps its step structure', () => {
+  it('a subagent child session keeps its step structure', () => {
     const outline = buildOutline(load('acp-agent-subagent-max-tokens-partial-child-session.jsonl'))
     const text = printOutline(outline.roots)
     expect(text).toContain('Turn 1 · max-tokens')
@@ -162,7 +161,7 @@ describe('buildOutline over the corpus', () => {
     ])
   })
 
-  test('every attempt of every corpus log: ✓ exactly when compareRecorded matches', () => {
+  it('every attempt of every corpus log: ✓ exactly when compareRecorded matches', () => {
     for (const name of [
       'web-goal-multi-turn-actions-session.jsonl',
       'acp-agent-packed-chunks-session.jsonl',
@@ -179,7 +178,7 @@ describe('buildOutline over the corpus', () => {
 })
 
 describe('bare chunk files and several sessions', () => {
-  test('a bare chunk file is one row "stream"', () => {
+  it('a bare chunk file is one row "stream"', () => {
     const text = '{"type":"text-delta","index":0,"text":"hi"}\n{"type":"finish","reason":{"kind":"stop"}}\n'
     const outline = buildOutline(loadSource(text))
     expect(outline.roots.map((node) => [node.kind, node.id, 'label' in node ? node.label : ''])).toEqual([
@@ -189,7 +188,7 @@ describe('bare chunk files and several sessions', () => {
     expect(printOutline(outline.roots)).toBe('stream stop 2⚠')
   })
 
-  test('later sessions are labelled by their header id and origin, their keys prefixed', () => {
+  it('later sessions are labelled by their header id and origin, their keys prefixed', () => {
     const first = load('acp-agent-text-turn-session.jsonl')
     const child = load('acp-agent-subagent-max-tokens-partial-child-session.jsonl')
     const outline = buildOutline({ ...first, sessions: [...first.sessions, ...child.sessions] })
@@ -202,7 +201,7 @@ describe('bare chunk files and several sessions', () => {
 })
 
 describe('flattenOutline', () => {
-  test('shows children of expanded groups only, with tree levels and positions', () => {
+  it('shows children of expanded groups only, with tree levels and positions', () => {
     const outline = buildOutline(load('acp-agent-empty-response-retry-session.jsonl'))
     const collapsed = flattenOutline(outline.roots, new Set())
     expect(collapsed.map((row) => [row.node.id, row.level, row.posInSet, row.setSize, row.expanded])).toEqual(
@@ -223,7 +222,7 @@ describe('flattenOutline', () => {
 describe('buildOutline for multi-session sources', () => {
   const fixtures = new URL('../../formats/fixtures/', import.meta.url)
 
-  test("a zip's subagent session sits under its parent session", async () => {
+  it("a zip's subagent session sits under its parent session", async () => {
     const { loadBytes } = await import('../../formats/loadBytes')
     const name = 'binary/dsh-session-11111111-1111-4111-8111-111111111111.zip'
     const source = await loadBytes(new Uint8Array(readFileSync(new URL(name, fixtures))), name)
@@ -247,7 +246,7 @@ describe('buildOutline for multi-session sources', () => {
     expect(pathTo(outline.roots, '1/t1.s1.a1')[0]).toBe('0:session')
   })
 
-  test('HAR entries show their request: method, host and path, time', () => {
+  it('HAR entries show their request: method, host and path, time', () => {
     const source = loadSource(readFileSync(new URL('devtools-capture.har', fixtures), 'utf8'))
     const outline = buildOutline(source)
     const har = outline.attempts.filter((a) => a.request !== undefined)
@@ -279,7 +278,7 @@ describe('live capture sessions', () => {
     // Two sessions: a single one is shown without its session row.
     return buildOutline({ ...one, sessions: [one.sessions[0]!, one.sessions[0]!] }).roots
   }
-  test('are named by what was asked, not by their id', () => {
+  it('are named by what was asked, not by their id', () => {
     const label = (fields: Record<string, unknown>) => {
       const nodes = captured(fields)
       const session = nodes.find((node) => node.kind === 'session')
@@ -295,7 +294,7 @@ describe('live capture sessions', () => {
 })
 
 describe('a live attempt still arriving', () => {
-  test('reads "streaming" with nothing to warn about, until its finish comes', async () => {
+  it('reads "streaming" with nothing to warn about, until its finish comes', async () => {
     const { summarizeAttempt } = await import('../../core/attemptSummary')
     const { analyzeStream } = await import('../../core/analyzeStream')
     const source = load('web-goal-multi-turn-actions-session.jsonl')

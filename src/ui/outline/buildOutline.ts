@@ -2,6 +2,8 @@ import type { Attempt, Session, SessionEvent, Turn } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
 import { streamKey } from '../../formats/streamRefs'
 import { describeEvent, type Tone } from './describeEvent'
+import { isRecord } from '../../core/base/isRecord'
+import { partitionPoint } from '../../core/base/partitionPoint'
 
 /**
  * The outline of a loaded source: sessions → turns → steps → attempts, with the step's other events (user
@@ -58,7 +60,6 @@ export type OutlineSession = {
 }
 
 export type OutlineNode = OutlineSession | OutlineTurn | OutlineStep | OutlineAttempt | OutlineEvent
-export type OutlineGroup = OutlineSession | OutlineTurn | OutlineStep
 
 export type Outline = {
   /** The sessions, or for a single session its children directly (one level less to indent in a narrow sidebar). */
@@ -374,17 +375,7 @@ function extend(range: Range, seq: number): void {
 
 /** The slot whose seq range holds `seq` (slots sorted by `lo`, ranges assumed not to overlap). */
 function containing<T extends { range: Range }>(slots: readonly T[], seq: number): T | undefined {
-  let low = 0
-  let high = slots.length - 1
-  let found = -1
-  while (low <= high) {
-    const middle = (low + high) >> 1
-    if (slots[middle]!.range.lo <= seq) {
-      found = middle
-      low = middle + 1
-    } else high = middle - 1
-  }
-  const slot = slots[found]
+  const slot = slots[partitionPoint(slots.length, (i) => slots[i]!.range.lo <= seq) - 1]
   return slot !== undefined && seq <= slot.range.hi ? slot : undefined
 }
 
@@ -397,7 +388,5 @@ function asInt(value: unknown): number | null {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {}
+  return isRecord(value) ? value : {}
 }

@@ -1,4 +1,5 @@
 import type { SessionEvent } from '../../core/session'
+import { isRecord } from '../../core/base/isRecord'
 
 export type Tone = 'muted' | 'warning' | 'error'
 
@@ -149,7 +150,5 @@ function num(value: unknown): number | null {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {}
+  return isRecord(value) ? value : {}
 }

@@ -1,6 +1,7 @@
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import type { TimelineFilter } from '../../app/store'
 import { indexOf, payloadMatcher } from './describeChunk'
+import { partitionPoint } from '../../core/base/partitionPoint'
 
 /** A row showing one chunk. */
 export const ROW_CHUNK = 0
@@ -116,14 +117,7 @@ export function lastPosOf(rows: TimelineRows, row: number): number {
 
 /** The row at or before `pos` in position order: the last row starting at or below it; −1 when none. */
 export function rowAtOrBefore(rows: TimelineRows, pos: number): number {
-  let low = 0
-  let high = rows.count
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (rows.positions[mid]! <= pos) low = mid + 1
-    else high = mid
-  }
-  return low - 1
+  return partitionPoint(rows.count, (row) => rows.positions[row]! <= pos) - 1
 }
 
 /** The row showing chunk `pos` (its own row or the collapsed run holding it); −1 when filtered out. */

@@ -1,3 +1,5 @@
+import { assertNever } from '../../core/base/assertNever'
+import { partitionPoint } from '../../core/base/partitionPoint'
 import type { EffectSummary } from '../../core/effects'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
@@ -169,6 +171,8 @@ export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
       return { text: 'no block · stays open', tone: 'error' }
     case 'after-error':
       return { text: 'not read: after the throw', tone: 'muted' }
+    default:
+      return assertNever(effect.kind, 'effectLabel')
   }
 }
 
@@ -229,12 +233,5 @@ export function missingBefore(
 }
 
 function lowerBound(sorted: readonly number[], value: number): number {
-  let low = 0
-  let high = sorted.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (sorted[mid]! < value) low = mid + 1
-    else high = mid
-  }
-  return low
+  return partitionPoint(sorted.length, (i) => sorted[i]! < value)
 }

@@ -1,0 +1,60 @@
+import { buildSession, type Session } from '../core/session'
+import type { ProgressHook } from './json'
+import { readSessionJsonl } from './sessionJsonl'
+import type { Diagnostic, ReadResult } from './types'
+
+/** A harness session log (PROTOCOL.md §6) as one session, with what its citations say about it. */
+export function readSessionSource(text: string, onProgress?: ProgressHook): ReadResult {
+  const read = readSessionJsonl(text, onProgress)
+  const diagnostics = read.diagnostics
+  if (read.header === null && read.events.length === 0) {
+    diagnostics.push({ severity: 'error', message: 'no session header and no events could be read' })
+    return { diagnostics, sessions: [] }
+  }
+  const session = buildSession(read.header, read.events)
+  diagnostics.push(...citationDiagnostics(session))
+  return { diagnostics, sessions: [session] }
+}
+
+/** What the links between messages and streams say about the log (§6); assembly mismatches are the checks' job. */
+export function citationDiagnostics(session: Session): Diagnostic[] {
+  const found: Diagnostic[] = []
+  for (const message of session.messages) {
+    const at = `line ${message.line}: assistant/message seq ${message.seq}`
+    const add = (severity: Diagnostic['severity'], text: string) =>
+      found.push({ line: message.line, severity, message: `${at} ${text}` })
+    if (message.provenance === 'unknown') {
+      add(
+        'info',
+        'has no sourceEventSeqs: unknown provenance (crash repair writes such, PROTOCOL.md §6); not linked to a stream',
+      )
+      continue
+    }
+    const { missing, foreign, uncited } = message.citation
+    if (message.attemptId === null) add('warning', 'cites no chunk of this log; not linked to a stream')
+    if (missing.length > 0)
+      add('warning', `cites ${count(missing, 'seq')} that are not in the log (${listSeqs(missing)})`)
+    if (foreign.length > 0) {
+      add(
+        'warning',
+        `cites ${count(foreign, 'seq')} that are not chunks of ${message.attemptId ?? 'a stream'} (${listSeqs(foreign)})`,
+      )
+    }
+    if (uncited.length > 0) {
+      add(
+        'warning',
+        `does not cite ${count(uncited, 'chunk')} of ${message.attemptId} (${listSeqs(uncited)})`,
+      )
+    }
+  }
+  return found
+}
+
+function count(items: readonly unknown[], noun: string): string {
+  return `${items.length} ${noun}${items.length === 1 ? '' : 's'}`
+}
+
+function listSeqs(seqs: readonly number[], max = 8): string {
+  const shown = seqs.slice(0, max).join(', ')
+  return seqs.length > max ? `${shown}, … ${seqs.length - max} more` : shown
+}
