@@ -1,4 +1,4 @@
-// Issue 6: captures of `chunkscope proxy` and sessions relayed by `chunkscope attach` appear live in the page.
+// Captures of `chunkscope proxy` and sessions relayed by `chunkscope attach` appear live in the page.
 // Every server runs in this process on loopback: the scripted upstream, the proxy, the mock harness host, attach.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { dropFile, expectPosition, openApp, openFile } from './helpers'
 
-/** Issue 5: every stream a user actually has, read from its fixture; damaged variants say what is wrong. */
+/** Every stream a user actually has, read from its fixture; damaged variants say what is wrong. */
 
 const FIXTURES = fileURLToPath(new URL('../src/formats/fixtures/', import.meta.url))
 

@@ -1,4 +1,4 @@
-// Issue 6: live capture from the page (against the scripted mock upstream, started here on loopback).
+// Live capture from the page (against the scripted mock upstream, started here on loopback).
 import { expect, test, type Page } from '@playwright/test'
 import { startMockUpstream, type MockUpstream } from '../src/test/mockUpstream'
 import { idle, openApp } from './helpers'

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates src/formats/fixtures/binary/ — the harness's binary containers (PROTOCOL.md §8) made from the
+// Regenerates src/formats/fixtures/binary/ — the harness's binary containers (docs/protocol.md §8) made from the
 // corpus, plus a damaged variant of each — so the tests of src/formats/loadBytes.ts need no encoder.
 //
 //   node scripts/make-fixtures.mjs        (needs the zstd CLI: apt-get install -y zstd)

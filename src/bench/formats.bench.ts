@@ -10,7 +10,7 @@ import { loadBaseline, saveResults } from './baseline'
 import { flatten, printTable, type Row } from './report'
 
 /**
- * Load throughput per input format (issue 5): loadSource on a generated ~100 MB input of each text format, next to
+ * Load throughput per input format: loadSource on a generated ~100 MB input of each text format, next to
  * plain JSON.parse of the same data (per line for line formats, per `data:` payload for SSE) as the floor; and
  * loadBytes on the binary containers (committed fixtures repeated, a generated zip).
  */

@@ -5,7 +5,7 @@ import { createChunkscopeStore } from '../app/store'
 import { loadBaseline, saveResults } from './baseline'
 import { flatten, median, percentile, printTable, type Row } from './report'
 
-// Live capture: what one workbench update costs while a capture grows (issue 6). Records arrive in batches of
+// Live capture: what one workbench update costs while a capture grows. Records arrive in batches of
 // BATCH (what ~80 ms of a fast stream brings); each update adds them to the hub, rebuilds that capture's session
 // (the hub re-reads its records) and the selected stream's engine (store.showLive), as the page does between
 // frames. The page spaces updates by at least twice the last one's cost, so a long capture updates less often

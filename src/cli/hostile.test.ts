@@ -37,7 +37,7 @@ describe('a log with a record nested 5,000 levels deep', () => {
     const { code, out } = await cli(deep, 'lint', 'deep.jsonl')
     expect(code).toBe(1)
     expect(out).toContain(`deep.jsonl:${line}: error: line ${line}: nested deeper than 512 levels`)
-    // The deep line, and the committed turn after it that the break makes corrupt (PROTOCOL.md §7).
+    // The deep line, and the committed turn after it that the break makes corrupt (docs/protocol.md §7).
     expect(out).toMatch(/error: line \d+: corrupt committed data/)
     expect(out.trim().split('\n').at(-1)).toBe('1 stream: 2 errors, 3 warnings')
   })
@@ -73,7 +73,7 @@ describe('a zstd file past the decompression cap', () => {
 })
 
 describe('chunks of unexpected shapes', () => {
-  // Chunks are replayed as they came (PROTOCOL.md §3): the printers must cope with any value in any field.
+  // Chunks are replayed as they came (docs/protocol.md §3): the printers must cope with any value in any field.
   const odd: unknown[] = [null, 5, 'x', [], {}, { type: null }, { kind: 5 }, { kind: 'error', failure: null }]
   const shapes = odd.flatMap((value) => [
     [

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { InspectReport } from './inspect'
 import { run } from './run'
 
-/** `chunkscope inspect --json` on the text formats of issue 5 (fixtures in src/formats/fixtures/). */
+/** `chunkscope inspect --json` on the text formats (fixtures in src/formats/fixtures/). */
 const fixture = (name: string) =>
   readFileSync(new URL(`../formats/fixtures/${name}`, import.meta.url), 'utf8')
 

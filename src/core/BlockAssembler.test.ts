@@ -5,8 +5,8 @@ import type { StreamChunk } from './protocol'
 import { knownStream } from '../test/arbitraries'
 import { assemble, be, bs, finish, rd, reasoning, tcd, td, text, toolCall, usage } from '../test/chunks'
 
-// PROTOCOL.md §3 — the harness's own acceptance cases, numbered as there.
-describe('BlockAssembler acceptance list (PROTOCOL.md §3)', () => {
+// docs/protocol.md §3 — the harness's own acceptance cases, numbered as there.
+describe('BlockAssembler acceptance list (docs/protocol.md §3)', () => {
   it('1: reasoning, text and a tool call with usage and finish', () => {
     const a = assemble([
       bs(0, 'reasoning'),
@@ -201,7 +201,7 @@ describe('BlockAssembler details', () => {
     expect(a.blocks()).toEqual([text('a')])
   })
 
-  it('reports the effect of every push (PROTOCOL.md §4)', () => {
+  it('reports the effect of every push (docs/protocol.md §4)', () => {
     const a = new BlockAssembler()
     const kinds = [
       bs(0, 'text'),
@@ -249,7 +249,7 @@ describe('BlockAssembler details', () => {
   })
 })
 
-describe('BlockAssembler properties (PROTOCOL.md §3)', () => {
+describe('BlockAssembler properties (docs/protocol.md §3)', () => {
   it('P1: blocks().length ≤ distinct indexes seen', () => {
     fc.assert(
       fc.property(knownStream, (chunks) => {

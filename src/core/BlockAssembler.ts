@@ -20,7 +20,7 @@ import {
 } from './protocol'
 
 /**
- * The push that threw in the harness (PROTOCOL.md §3): its message, and its position among this assembler's pushes
+ * The push that threw in the harness (docs/protocol.md §3): its message, and its position among this assembler's pushes
  * (-1 when it came before an imported state). The harness's agent loop reads no chunk after it.
  */
 export type PushFailure = { readonly message: string; readonly pos: number }
@@ -67,7 +67,7 @@ export type AssembledBlocks = {
 }
 
 /**
- * A faithful re-implementation of DeepSeek Harness's BlockAssembler (PROTOCOL.md §3): same state, same JavaScript
+ * A faithful re-implementation of DeepSeek Harness's BlockAssembler (docs/protocol.md §3): same state, same JavaScript
  * operations in the same order, same results byte for byte, and the same throws with the harness's words: the
  * read-side throw for open blocks of unknown type, `interruptedBlocks()` over a closed block whose text is not a
  * string, a misshapen `replayState.blocks`.

@@ -94,7 +94,7 @@ const DEFAULT_CHECKPOINT_EVERY = 256
 /**
  * Replays one stream to any position. The chunks are kept once; every `checkpointEvery` chunks the first pass
  * stores a snapshot of the assembler holding copies of the OPEN partials only: first-seen order only grows and a
- * frozen partial never changes again (PROTOCOL.md §3 A1–A4), so both are taken from the final state on restore.
+ * frozen partial never changes again (docs/protocol.md §3 A1–A4), so both are taken from the final state on restore.
  * `seek(k)` restores the snapshot at or below k − 1 and pushes at most `checkpointEvery` chunks; stepping forward
  * reuses the live assembler instead.
  *

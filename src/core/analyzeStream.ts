@@ -15,7 +15,7 @@ export type IgnoredChunk = {
 export type StreamResult = {
   /** `blocks()`, or null when the harness throws: at a push (`errorPos`) or while reading `blocks()`. */
   readonly blocks: ContentBlock[] | null
-  /** The harness's error message, word for word (PROTOCOL.md §3). */
+  /** The harness's error message, word for word (docs/protocol.md §3). */
   readonly error: string | null
   /**
    * Position of the chunk whose push threw (-1: before a replay window's first chunk); null when nothing threw or
@@ -90,7 +90,7 @@ export type AssemblyRead = Pick<
 >
 
 /**
- * Reads everything the assembler yields, turning each harness throw into an error message (PROTOCOL.md §3). After a
+ * Reads everything the assembler yields, turning each harness throw into an error message (docs/protocol.md §3). After a
  * push that threw, the harness's result is that error: no `blocks()`, no replayState. `interruptedBlocks()` is still
  * what its assembler holds at the throw, which is all a cancel at that moment could keep.
  */

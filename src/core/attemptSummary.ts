@@ -4,7 +4,7 @@ import type { Attempt, RecordedComparison } from './session'
 /** How an attempt reads in a list: quiet when it ended normally, a warning or an error otherwise. */
 export type SummaryTone = 'muted' | 'warning' | 'error'
 
-/** How an attempt's stored message relates to it (PROTOCOL.md §6). */
+/** How an attempt's stored message relates to it (docs/protocol.md §6). */
 export type RecordedMark =
   /** The linked message equals `blocks()`. */
   | { readonly kind: 'match' }

@@ -10,7 +10,7 @@ function rules(chunks: readonly AnyChunk[]): string[] {
 
 const clean = [bs(0, 'text'), td(0, 'hi'), be(0, text('hi')), usage(1, 1), finish('stop')]
 
-describe('checks (PROTOCOL.md §5)', () => {
+describe('checks (docs/protocol.md §5)', () => {
   it('finds nothing in a well-behaved stream', () => {
     expect(rules(clean)).toEqual([])
   })

@@ -5,7 +5,7 @@ import { jsonEqual } from './jsonEqual'
 
 export type Severity = 'error' | 'warning' | 'info'
 
-/** The rule ids of PROTOCOL.md §5. They are stable: tests, CLI output and the UI all use them. */
+/** The rule ids of docs/protocol.md §5. They are stable: tests, CLI output and the UI all use them. */
 export const RULES = {
   'index-invalid': 'error',
   'index-order': 'error',
@@ -55,7 +55,7 @@ const DELTA_BLOCK_TYPE = {
 } as const
 
 /**
- * Runs the checks of PROTOCOL.md §5 alongside an assembler. Feed it every chunk right after the assembler's
+ * Runs the checks of docs/protocol.md §5 alongside an assembler. Feed it every chunk right after the assembler's
  * push (with the effect that push returned), then call `end` once with the final assembler.
  *
  * @example

@@ -1,7 +1,7 @@
 import type { ContentBlock } from './protocol'
 
 /**
- * What one push did to the assembly state (PROTOCOL.md §4). The assembled result never depends on effects;
+ * What one push did to the assembly state (docs/protocol.md §4). The assembled result never depends on effects;
  * they exist so the timeline and the narration can say what happened.
  *
  * `implicit: true` on an append or close marks the `open-implicit` case: the chunk created its block through

@@ -4,10 +4,10 @@ import type { ContentBlock, SourcedChunk } from './protocol'
 import type { Attempt } from './session'
 
 /**
- * Where a stream stops agreeing with its recorded `assistant/message` (PROTOCOL.md §6): the first chunk after
+ * Where a stream stops agreeing with its recorded `assistant/message` (docs/protocol.md §6): the first chunk after
  * which some block's assembled content is no longer a prefix of the recorded block (text, reasoning, tool-call
  * arguments, id or name), or a block closes, is dropped or ends differently from the record. The cause is named
- * when it is one of the known ways a record and its chunks part (PROTOCOL.md §3, §5).
+ * when it is one of the known ways a record and its chunks part (docs/protocol.md §3, §5).
  */
 export type FirstDivergence = {
   /** Position of the chunk in the attempt. */

@@ -8,7 +8,7 @@ import { knownStream, oddChunk, oddStream } from '../test/arbitraries'
 import { sourced } from '../test/chunks'
 
 /*
- * Random streams full of what the harness's BlockAssembler throws on (PROTOCOL.md §3). The unit cases in
+ * Random streams full of what the harness's BlockAssembler throws on (docs/protocol.md §3). The unit cases in
  * harnessThrows.test.ts pin each message against the harness's own code; here the properties hold for any stream.
  */
 

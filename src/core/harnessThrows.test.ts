@@ -8,7 +8,7 @@ import type { Attempt } from './session'
 import { assemble, bs, finish, sourced, td, tcd, text, usage } from '../test/chunks'
 
 /*
- * Every throw of the harness's BlockAssembler (PROTOCOL.md §3). The messages and results below were checked
+ * Every throw of the harness's BlockAssembler (docs/protocol.md §3). The messages and results below were checked
  * against the harness's own assembler.ts, run unmodified under Node on these exact chunks.
  */
 

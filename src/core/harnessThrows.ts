@@ -1,5 +1,5 @@
 /**
- * Where the harness's BlockAssembler throws, worded exactly as it throws (PROTOCOL.md §3). The harness runs on
+ * Where the harness's BlockAssembler throws, worded exactly as it throws (docs/protocol.md §3). The harness runs on
  * Node, so a JavaScript error the engine raises (reading a property of null, calling what is not a function,
  * turning an object into a string) carries V8's wording, quoting the harness's own expression where V8 does.
  * Chunkscope runs in any browser, so it never shows the engine's own message: it builds V8's from the same facts.

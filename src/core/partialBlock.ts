@@ -2,7 +2,7 @@ import { asHarness, HarnessThrow } from './harnessThrows'
 import type { ContentBlock } from './protocol'
 
 /**
- * The state of one block index while a stream assembles (PROTOCOL.md §3). Once `block` is set the partial is
+ * The state of one block index while a stream assembles (docs/protocol.md §3). Once `block` is set the partial is
  * frozen: no rule of the assembler touches it again, which is what lets checkpoints share closed partials.
  */
 export type PartialBlock = {

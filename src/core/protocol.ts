@@ -1,5 +1,5 @@
 /**
- * The StreamChunk protocol's vocabulary, in the protocol's own words (PROTOCOL.md §1).
+ * The StreamChunk protocol's vocabulary, in the protocol's own words (docs/protocol.md §1).
  *
  * Content blocks and finish reasons are open to extension: readers pass through shapes they do not know,
  * so every union here ends in an "other" member and code switches on the known tags.
@@ -116,7 +116,7 @@ export const CHUNK_TYPES = [
 
 /**
  * What readers hand to the engine: a StreamChunk, or any other JSON object with a `type`, which the
- * assembler records as an unknown chunk instead of throwing (PROTOCOL.md §3 A7).
+ * assembler records as an unknown chunk instead of throwing (docs/protocol.md §3 A7).
  */
 export type AnyChunk = StreamChunk | { readonly type: string; readonly [key: string]: unknown }
 

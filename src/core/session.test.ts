@@ -6,7 +6,7 @@ import { buildSession, buildStreamSession, compareRecorded } from './session'
 
 const build = (...records: StorageRecord[]) => buildSession(null, sessionEvents(...records))
 
-describe('buildSession: segmentation (PROTOCOL.md §6)', () => {
+describe('buildSession: segmentation (docs/protocol.md §6)', () => {
   it('groups chunks by (turn, step) into attempts, with turn starts and ends', () => {
     const session = build(
       event.turnStart(0, 1),

@@ -8,7 +8,7 @@ import { isRecord } from './base/isRecord'
 import { partitionPoint } from './base/partitionPoint'
 
 /**
- * The session model (PROTOCOL.md §6): a harness log's events segmented into turns → steps → attempts, each attempt
+ * The session model (docs/protocol.md §6): a harness log's events segmented into turns → steps → attempts, each attempt
  * one model stream, linked to the `assistant/message` that cites its chunks. Bare chunk files become one stream.
  */
 
@@ -129,7 +129,7 @@ export type AttemptWindow = {
 }
 
 /**
- * How a stream translated from a provider's wire format lines up with what came over the wire (PROTOCOL.md §9),
+ * How a stream translated from a provider's wire format lines up with what came over the wire (docs/protocol.md §9),
  * for an "Adapter" view: raw event i is `text.slice(start[i], end[i])`, on 1-based `line[i]` of `text`, and became
  * the chunks at positions `chunkFrom[i]` … `chunkTo[i] - 1` of the attempt (contiguous: one event → zero, one or
  * many chunks). Chunks no event produced (the block-ends and finish synthesised at end of body) have no event.

@@ -18,7 +18,7 @@ export type StreamReport = {
   readonly seqs: readonly number[]
   /** `blocks()`; null when the harness throws (a push, `errorSeq`, or the read itself). */
   readonly blocks: readonly ContentBlock[] | null
-  /** The harness's error message, word for word (PROTOCOL.md §3). */
+  /** The harness's error message, word for word (docs/protocol.md §3). */
   readonly error: string | null
   /**
    * Seq of the chunk whose push threw; null when none did. The harness's agent loop logs that chunk, reads no
@@ -34,7 +34,7 @@ export type StreamReport = {
   readonly usage: TokenUsage | null
   readonly replayState: ReplayEnvelope | null
   readonly ignored: readonly { readonly seq: number; readonly kind: string; readonly index: number }[]
-  /** PROTOCOL.md §5 findings, `recorded-mismatch` included. */
+  /** docs/protocol.md §5 findings, `recorded-mismatch` included. */
   readonly findings: readonly Omit<Finding, 'pos'>[]
   readonly recorded: null | {
     readonly seq: number
@@ -58,7 +58,7 @@ export type StreamReport = {
 }
 
 /**
- * Assembles and checks one attempt and compares it with its recorded message (PROTOCOL.md §5, §6).
+ * Assembles and checks one attempt and compares it with its recorded message (docs/protocol.md §5, §6).
  *
  * @example
  * reportStream('t1.s1.a1', session.streams[0]).recorded // { seq: 37, interrupted: false, match: true }

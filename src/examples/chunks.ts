@@ -28,7 +28,7 @@ export const block = {
   }),
 }
 
-/** One StreamChunk each, in the protocol's own field order (PROTOCOL.md §1). */
+/** One StreamChunk each, in the protocol's own field order (docs/protocol.md §1). */
 export const chunk = {
   start: (index: number, blockType: string): BlockStartChunk => ({ type: 'block-start', index, blockType }),
   text: (index: number, text: string): TextDeltaChunk => ({ type: 'text-delta', index, text }),

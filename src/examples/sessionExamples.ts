@@ -3,7 +3,7 @@ import { STOP, chunk, textBlock, textDeltas } from './chunks'
 import { SessionLog } from './sessionLog'
 
 /**
- * The lessons that need a harness session log (PROTOCOL.md §6): what the harness writes around a model attempt that
+ * The lessons that need a harness session log (docs/protocol.md §6): what the harness writes around a model attempt that
  * fails and is retried, and around one the user cancels. Both are one turn with one step.
  */
 

@@ -31,7 +31,7 @@ export type TurnEndReason =
 const CHUNK_GAPS = [38, 27, 45, 31, 52, 29, 41, 35]
 
 /**
- * A small typed builder for DeepSeek Harness session logs (PROTOCOL.md §6), so built-in examples never hand-write
+ * A small typed builder for DeepSeek Harness session logs (docs/protocol.md §6), so built-in examples never hand-write
  * long JSON: events get seq 0, 1, 2… and plausible, increasing times; `toJsonl()` gives the file's text.
  *
  * @example

@@ -3,7 +3,7 @@ import { STOP, TOOL_CALLS, block, chunk, textBlock, textDeltas } from './chunks'
 
 /**
  * The bare-chunk lessons: one stream each, short enough to step through in front of a class. Each shows one rule of
- * the BlockAssembler (PROTOCOL.md §3) or one check (§5); everything else about the stream is well-behaved.
+ * the BlockAssembler (docs/protocol.md §3) or one check (§5); everything else about the stream is well-behaved.
  */
 
 /** No block-start, no block-end: the first delta opens block 0 implicitly and the block assembles from deltas. */
@@ -66,7 +66,7 @@ export const noFinishChunks: StreamChunk[] = [
 
 /**
  * DeepSeek's adapter opens one reasoning and one text block as their first deltas arrive, keeps both open and closes
- * them together at `[DONE]` (PROTOCOL.md §9): the blocks overlap, which is information, not an error.
+ * them together at `[DONE]` (docs/protocol.md §9): the blocks overlap, which is information, not an error.
  */
 export const deepseekChunks: StreamChunk[] = [
   chunk.start(0, 'reasoning'),

@@ -8,7 +8,7 @@ import { readZipDirectory, readZipEntry, type ZipEntry } from './zipArchive'
 import { isZstd, readZstdFrames } from './zstdFrames'
 
 /**
- * The harness's binary containers (PROTOCOL.md §8), recognised by their magic bytes: Zstandard `28 B5 2F FD`, ZIP
+ * The harness's binary containers (docs/protocol.md §8), recognised by their magic bytes: Zstandard `28 B5 2F FD`, ZIP
  * `50 4B 03 04`, `SQLite format 3\0`. Each reader unwraps the bytes and hands the text inside to `loadText` (the
  * registry's text path, passed in so this module needs no registry).
  */

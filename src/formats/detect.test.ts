@@ -42,7 +42,7 @@ describe('detectFormat', () => {
     expect(detectFormat('data: {"choices":[]}\nhello\n\n')).toBeNull()
   })
 
-  it('recognises raw SSE bodies (issue 5): OpenAI-compatible, and Anthropic by its event names', () => {
+  it('recognises raw SSE bodies: OpenAI-compatible, and Anthropic by its event names', () => {
     expect(detectFormat('data: {"choices":[]}\n\n')).toBe('openai-sse')
     expect(detectFormat('event: message_start\ndata: {"type":"message_start"}\n\n')).toBe('anthropic-sse')
   })

@@ -36,7 +36,7 @@ function firstContent(text: string): number {
 }
 
 /**
- * A harness log (PROTOCOL.md §6): the first line is the `{"type":"session",…}` header (even a torn one), or —
+ * A harness log (docs/protocol.md §6): the first line is the `{"type":"session",…}` header (even a torn one), or —
  * header missing — the first lines look like events (`type` + `seq`, or packed rows) more than like bare chunks.
  * The reader then warns that the header is missing.
  */

@@ -78,7 +78,7 @@ describe('loadSource', () => {
         line: 4,
         severity: 'info',
         message:
-          'line 4: assistant/message seq 2 has no sourceEventSeqs: unknown provenance (crash repair writes such, PROTOCOL.md §6); not linked to a stream',
+          'line 4: assistant/message seq 2 has no sourceEventSeqs: unknown provenance (crash repair writes such, docs/protocol.md §6); not linked to a stream',
       },
     ])
   })

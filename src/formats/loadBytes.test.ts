@@ -241,7 +241,7 @@ describe('loadBytes on the SQLite session store', () => {
     const wrongVersion = await load('sqlite-wrong-user-version.sqlite')
     expect(wrongVersion.sessions[0]!.events).toEqual(expected)
     expect(messages(wrongVersion)).toEqual([
-      'sqlite: schema version (user_version) 15; this reader knows 17 (PROTOCOL.md §8) and reads on',
+      'sqlite: schema version (user_version) 15; this reader knows 17 (docs/protocol.md §8) and reads on',
     ])
   })
 

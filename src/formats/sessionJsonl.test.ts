@@ -92,7 +92,7 @@ describe('readSessionJsonl: header and events', () => {
     expect(read.header).toBeNull()
     expect(read.events).toHaveLength(2)
     expect(printDiagnostics(jsonl(event.turnStart(0, 1)))).toEqual([
-      'warning line 1: no session header (expected {"type":"session",…} on the first line, PROTOCOL.md §6); reading the lines as events',
+      'warning line 1: no session header (expected {"type":"session",…} on the first line, docs/protocol.md §6); reading the lines as events',
     ])
   })
 
@@ -101,7 +101,7 @@ describe('readSessionJsonl: header and events', () => {
     expect(read.header).toMatchObject({ version: 2, id: null, createdAt: null })
     expect(read.header).not.toHaveProperty('cwd')
     expect(read.diagnostics.map((d) => `${d.severity} ${d.message}`)).toEqual([
-      'info line 1: session header: version 2; this reader knows version 0 (PROTOCOL.md §6) and reads on',
+      'info line 1: session header: version 2; this reader knows version 0 (docs/protocol.md §6) and reads on',
       'warning line 1: session header: "id" is missing',
       'warning line 1: session header: "createdAt" is a string',
       'warning line 1: session header: "cwd" is a number',
@@ -135,7 +135,7 @@ describe('readSessionJsonl: header and events', () => {
   })
 })
 
-describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
+describe('readSessionJsonl: packed rows (docs/protocol.md §7)', () => {
   it('decodes a text-chunks row into one assistant/chunk per member: seq0 + k, time0 + the dt sum, shared line', () => {
     const read = readSessionJsonl(
       jsonl(
@@ -293,7 +293,7 @@ describe('readSessionJsonl: packed rows (PROTOCOL.md §7)', () => {
   })
 })
 
-describe('readSessionJsonl: damage (PROTOCOL.md §7)', () => {
+describe('readSessionJsonl: damage (docs/protocol.md §7)', () => {
   it('drops a torn tail (final line without \\n) and says so', () => {
     const text = jsonl(header, event.turnStart(0, 1)) + '{"type":"step/start","seq":1,"ti'
     const read = readSessionJsonl(text)

@@ -5,7 +5,7 @@ import type { Diagnostic } from './types'
 import { isRecord } from '../core/base/isRecord'
 
 /**
- * Where the committed prefix of the log ends (PROTOCOL.md §7). A bad line or a seq gap ends it; when a later line
+ * Where the committed prefix of the log ends (docs/protocol.md §7). A bad line or a seq gap ends it; when a later line
  * holds a `turn/end` the damage is in committed data (`corrupt`), otherwise it is a crash boundary.
  */
 export type CommittedPrefix = {
@@ -92,7 +92,7 @@ export class SessionJsonlReader {
       this.report(
         line.number,
         'warning',
-        `no session header (expected {"type":"session",…} on the first line, PROTOCOL.md §6); reading the lines as events`,
+        `no session header (expected {"type":"session",…} on the first line, docs/protocol.md §6); reading the lines as events`,
       )
     }
     if (!parsed.ok)
@@ -173,7 +173,7 @@ export class SessionJsonlReader {
       line.number,
       'warning',
       complete
-        ? `torn tail: the final line has no trailing newline; dropped although it parses as complete JSON, because a line counts only once its \\n is written (PROTOCOL.md §7)`
+        ? `torn tail: the final line has no trailing newline; dropped although it parses as complete JSON, because a line counts only once its \\n is written (docs/protocol.md §7)`
         : `torn tail: the final line has no trailing newline and is incomplete (${line.text.length} characters, starts ${preview(line.text)}); dropped`,
     )
   }
@@ -330,7 +330,7 @@ function readHeader(raw: Record<string, unknown>, line: number, diagnostics: Dia
     diagnostics.push({
       line,
       severity: 'info',
-      message: `line ${line}: session header: version ${version}; this reader knows version 0 (PROTOCOL.md §6) and reads on`,
+      message: `line ${line}: session header: version ${version}; this reader knows version 0 (docs/protocol.md §6) and reads on`,
     })
   }
   const header: { -readonly [K in keyof SessionHeader]: SessionHeader[K] } = {

@@ -3,7 +3,7 @@ import type { ProgressHook } from './json'
 import { readSessionJsonl } from './sessionJsonl'
 import type { Diagnostic, ReadResult } from './types'
 
-/** A harness session log (PROTOCOL.md §6) as one session, with what its citations say about it. */
+/** A harness session log (docs/protocol.md §6) as one session, with what its citations say about it. */
 export function readSessionSource(text: string, onProgress?: ProgressHook): ReadResult {
   const read = readSessionJsonl(text, onProgress)
   const diagnostics = read.diagnostics
@@ -26,7 +26,7 @@ export function citationDiagnostics(session: Session): Diagnostic[] {
     if (message.provenance === 'unknown') {
       add(
         'info',
-        'has no sourceEventSeqs: unknown provenance (crash repair writes such, PROTOCOL.md §6); not linked to a stream',
+        'has no sourceEventSeqs: unknown provenance (crash repair writes such, docs/protocol.md §6); not linked to a stream',
       )
       continue
     }

@@ -49,7 +49,7 @@ export function readHeaders(rows: Record<string, SqlValue>[], diagnostics: Diagn
     if (header.version !== null && header.version !== 0) {
       diagnostics.push({
         severity: 'info',
-        message: `session ${id}: version ${header.version}; this reader knows version 0 (PROTOCOL.md §6) and reads on`,
+        message: `session ${id}: version ${header.version}; this reader knows version 0 (docs/protocol.md §6) and reads on`,
       })
     }
     found.push({

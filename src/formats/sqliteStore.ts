@@ -12,7 +12,7 @@ import { eventKey, headerlessPageSize, recoverRows } from './sqlitePages'
 import { readTableRows } from './sqliteRows'
 
 /**
- * The harness's SQLite session store (PROTOCOL.md §8): `sessions` rows become headers, `events` rows become events
+ * The harness's SQLite session store (docs/protocol.md §8): `sessions` rows become headers, `events` rows become events
  * exactly as the JSONL reader makes them (packed `*-chunks` rows through the same decodePackedRow). sql.js is handed
  * in by the caller, which knows where its WebAssembly file lives (Vite URL in the browser, a path in Node).
  */
@@ -106,7 +106,7 @@ async function readStore(
   if (userVersion !== DSH_SQLITE_SCHEMA_VERSION) {
     diagnostics.push({
       severity: 'warning',
-      message: `sqlite: schema version (user_version) ${userVersion}; this reader knows ${DSH_SQLITE_SCHEMA_VERSION} (PROTOCOL.md §8) and reads on`,
+      message: `sqlite: schema version (user_version) ${userVersion}; this reader knows ${DSH_SQLITE_SCHEMA_VERSION} (docs/protocol.md §8) and reads on`,
     })
   }
   // Table by table, row by row: a damaged page costs the rows on it, not the store (sqliteRows.ts).
@@ -204,7 +204,7 @@ async function buildStore(
   return sessions
 }
 
-/** The harness's columns, in table order (schema 17, PROTOCOL.md §8), for a file whose schema page is gone. */
+/** The harness's columns, in table order (schema 17, docs/protocol.md §8), for a file whose schema page is gone. */
 const SESSION_TABLE = [
   'id',
   'version',

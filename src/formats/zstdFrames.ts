@@ -5,7 +5,7 @@ import { decodeUtf8 } from './utf8'
 import { decodeFrame, type FrameContent } from './zstdDecode'
 
 /**
- * `session.jsonl.zstd` (PROTOCOL.md §8): independent Zstandard frames, one per write batch, each with a content
+ * `session.jsonl.zstd` (docs/protocol.md §8): independent Zstandard frames, one per write batch, each with a content
  * checksum. We walk the frames ourselves (RFC 8878 frame and block headers) to know each frame's extent, hand each
  * whole frame to fzstd for the entropy decoding, and check the checksum (low 32 bits of XXH64, via xxhash-wasm):
  * fzstd alone decodes concatenated frames but never checks a checksum and throws everything away when the last

@@ -1,5 +1,5 @@
 // `chunkscope/tap`: see the stream your own adapter emits. `tap(stream)` passes every chunk through unchanged and
-// logs the call as a harness session log (PROTOCOL.md §6), durable-first, through the shared SessionRecorder.
+// logs the call as a harness session log (docs/protocol.md §6), durable-first, through the shared SessionRecorder.
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'

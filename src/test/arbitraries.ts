@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { AnyChunk, StreamChunk } from '../core/protocol'
 import { be, bs, reasoning, rd, tcd, td, text, toolCall, usage } from './chunks'
 
-// Random sequences of ≤ 30 chunks over indexes 0..4 mixing every variant, no forced finish (PROTOCOL.md §3).
+// Random sequences of ≤ 30 chunks over indexes 0..4 mixing every variant, no forced finish (docs/protocol.md §3).
 const index = fc.integer({ min: 0, max: 4 })
 const knownType = fc.constantFrom('text', 'reasoning', 'tool-call')
 const block = fc.oneof(
@@ -42,7 +42,7 @@ const oddValue = fc.constantFrom<unknown>(null, 0, 5, true, '', ' ', [], [1, 2],
 ])
 
 /**
- * Chunks the harness's push or read side throws on, or takes in surprising ways (PROTOCOL.md §3): unknown types,
+ * Chunks the harness's push or read side throws on, or takes in surprising ways (docs/protocol.md §3): unknown types,
  * `block: null` or missing, odd text and arguments, falsy and primitive blocks, closed text blocks whose text is
  * not a string, odd indexes and block types, misshapen replayState entries.
  */

@@ -1,5 +1,5 @@
 /**
- * Builders with defaults for tests: harness storage records (PROTOCOL.md §6, §7) and content blocks. `event.*`
+ * Builders with defaults for tests: harness storage records (docs/protocol.md §6, §7) and content blocks. `event.*`
  * builds the records as they stand in a `session.jsonl`; `jsonl(...)` turns them into the file's text. Chunks
  * come from ./chunks.ts (`bs`, `td`, `rd`, `tcd`, `be`, `usage`, `finish`): the one chunk vocabulary.
  */

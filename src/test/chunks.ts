@@ -12,7 +12,7 @@ import type {
 import { block, chunk } from '../examples/chunks'
 
 /**
- * Chunk builders with the notation of PROTOCOL.md: `bs(0,'text')` = block-start, `td(0,'hi')` = text-delta,
+ * Chunk builders with the notation of docs/protocol.md: `bs(0,'text')` = block-start, `td(0,'hi')` = text-delta,
  * `rd`, `tcd`, `be(0, text('hi'))`, `usage(10, 5)`, `finish('stop')`. Shorthands over the builders the examples
  * ship with (src/examples/chunks.ts): one definition of each chunk's shape.
  */

@@ -1,4 +1,4 @@
-// A scripted DeepSeek Harness web host (`dsh web`, PROTOCOL.md §10) for tests (issue 6): loopback only.
+// A scripted DeepSeek Harness web host (`dsh web`, docs/protocol.md §10) for tests: loopback only.
 // WebSocket `GET /api/events.mux` (downlink only), `POST /api/session.history`, `POST /api/session.list`, and the real
 // host's Origin check. Tests script what the sessions log; the host numbers the events and broadcasts them.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'

@@ -1,4 +1,4 @@
-// A scripted OpenAI-compatible upstream for tests and benches (issue 6): Node http, loopback only, no dependencies.
+// A scripted OpenAI-compatible upstream for tests and benches: Node http, loopback only, no dependencies.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 

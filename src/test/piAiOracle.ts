@@ -8,7 +8,7 @@ import { namesContextWindowExceeded, piAiFailureCode } from '../formats/sse/piAi
 /**
  * The test oracle for Anthropic Messages bodies: the real pi-ai 0.82.1 reads the body (through its own Anthropic
  * SDK client, whose only transport is a fake `fetch` answering with the recording), and its events are mapped to
- * StreamChunks the way the harness's pi-ai route does (PROTOCOL.md §9, "The harness's pi-ai route"). The mapping is
+ * StreamChunks the way the harness's pi-ai route does (docs/protocol.md §9, "The harness's pi-ai route"). The mapping is
  * written here from that description, not taken from the harness.
  *
  * The harness passes its catalog model's context window to the overflow check; a body does not name one, so the

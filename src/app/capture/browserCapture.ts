@@ -17,7 +17,7 @@ export type BrowserCaptureOptions = {
   readonly onSummary?: (summary: FeedCapture) => void
   /** A failed append: the capture goes on (records are still published) but is no longer durable. */
   readonly onSinkError?: (error: unknown) => void
-  /** PROTOCOL.md §11's default unless given; `'off'` = one attempt. */
+  /** docs/protocol.md §11's default unless given; `'off'` = one attempt. */
   readonly policy?: RetryPolicy | 'default' | 'off'
   readonly fetch?: typeof globalThis.fetch
   /** Waits `ms`, rejecting (or resolving early) when `signal` aborts. Tests inject one that does not wait. */
@@ -26,7 +26,7 @@ export type BrowserCaptureOptions = {
   readonly now?: () => number
   /**
    * An attempt that gets no byte for this long (waiting for the response, or mid-stream) is cut off and fails with
-   * TIMEOUT, which the default policy retries (PROTOCOL.md §11). Default {@link DEFAULT_IDLE_TIMEOUT_MS}; 0 = never.
+   * TIMEOUT, which the default policy retries (docs/protocol.md §11). Default {@link DEFAULT_IDLE_TIMEOUT_MS}; 0 = never.
    */
   readonly idleTimeoutMs?: number
 }
@@ -111,7 +111,7 @@ function hostOf(url: string): string {
 }
 
 /**
- * Streams one chat completion from the page and records it (PROTOCOL.md §6, §9, §11): POSTs the request with
+ * Streams one chat completion from the page and records it (docs/protocol.md §6, §9, §11): POSTs the request with
  * `fetch` and an AbortController, reads the body with `getReader()`, feeds every network read to a
  * {@link SessionRecorder} (the harness's DeepSeek / OpenAI-compatible translation, one `assistant/chunk` per
  * StreamChunk with its receive time, appended to `sink` before it is published). An HTTP error becomes its

@@ -1,6 +1,6 @@
-// The Live panel's form → one streamed Chat Completions request (PROTOCOL.md §9), or errors naming the fields.
+// The Live panel's form → one streamed Chat Completions request (docs/protocol.md §9), or errors naming the fields.
 
-import { isRecord } from '../core/base/isRecord'
+import { isRecord } from '../../core/base/isRecord'
 
 export type ChatRole = 'user' | 'assistant' | 'system'
 export type ReasoningEffort = 'low' | 'medium' | 'high'

@@ -9,7 +9,7 @@ const failure = (code: string, extra: Partial<LlmFailure> = {}): LlmFailure => (
 })
 const mid = () => 0.5
 
-describe('retry policy (PROTOCOL.md §11)', () => {
+describe('retry policy (docs/protocol.md §11)', () => {
   it('the default retries EMPTY_RESPONSE, RATE_LIMIT, SERVER, TIMEOUT, TRANSPORT, nothing else', () => {
     for (const code of ['EMPTY_RESPONSE', 'RATE_LIMIT', 'SERVER', 'TIMEOUT', 'TRANSPORT'])
       expect(nextDelay(DEFAULT_RETRY_POLICY, 1, failure(code), mid)).toBe(500)

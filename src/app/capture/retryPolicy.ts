@@ -1,4 +1,4 @@
-// The retry policy of a browser capture (PROTOCOL.md §11): the harness's default, configurable, or off.
+// The retry policy of a browser capture (docs/protocol.md §11): the harness's default, configurable, or off.
 import type { FinishReason, LlmFailure } from '../../core/protocol'
 
 export type RetryPolicy = {

@@ -6,7 +6,7 @@ import {
   type FeedRecord,
 } from '../../formats/live/feedProtocol'
 import type { LiveHub } from './liveHub'
-import { isRecord } from '../core/base/isRecord'
+import { isRecord } from '../../core/base/isRecord'
 
 export type FeedState = 'connecting' | 'open' | 'retrying' | 'closed'
 

@@ -33,7 +33,7 @@ export type HubCapture = {
 }
 
 /**
- * Holds each capture's session log as records (PROTOCOL.md §6: a header record, then events by seq) and builds the
+ * Holds each capture's session log as records (docs/protocol.md §6: a header record, then events by seq) and builds the
  * workbench's source from them. Records are deduplicated by seq, so a capture's backfill (`GET
  * /__chunkscope/captures/<id>`) and the live feed can overlap freely, in either order; a record without a seq is
  * the header. Only the run of seqs 0, 1, 2… without holes is shown (records past a hole wait for it), and it is read

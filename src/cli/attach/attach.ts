@@ -1,4 +1,4 @@
-// `chunkscope attach`: relays a running harness web host's sessions (PROTOCOL.md §10) to the Chunkscope live feed.
+// `chunkscope attach`: relays a running harness web host's sessions (docs/protocol.md §10) to the Chunkscope live feed.
 import WebSocket from 'ws'
 import type { FeedCapture } from '../../formats/live/feedProtocol'
 import { startFeedServer, type FeedServer } from '../feedServer'

@@ -1,4 +1,4 @@
-// The harness web host's HTTP RPC (PROTOCOL.md §10): `POST /api/<method>` with a client-request envelope.
+// The harness web host's HTTP RPC (docs/protocol.md §10): `POST /api/<method>` with a client-request envelope.
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isRecord } from '../../core/base/isRecord'

@@ -34,7 +34,7 @@ export type RelayStats = {
  */
 export const DEFAULT_MAX_HELD = 20_000
 
-/** The header record attach synthesises: the socket carries no session header (PROTOCOL.md §6, §10). */
+/** The header record attach synthesises: the socket carries no session header (docs/protocol.md §6, §10). */
 export function attachHeader(sessionId: string, url: string): FeedRecord {
   return {
     type: 'session',

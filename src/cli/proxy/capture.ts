@@ -67,7 +67,7 @@ export function fileSink(
 }
 
 /**
- * Records one response as a harness session log (PROTOCOL.md §6) through the shared {@link SessionRecorder} (one
+ * Records one response as a harness session log (docs/protocol.md §6) through the shared {@link SessionRecorder} (one
  * attempt, kind `proxy`): header (with `chunkscopeProxy: {method, path, model, status}`), `turn/start`, `step/start`,
  * one `assistant/chunk` per StreamChunk (plain events, written as they arrive — not packed, since a packed row can
  * only be written once its run is over), then as the harness ends a step: success → `assistant/message` citing every

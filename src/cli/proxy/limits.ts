@@ -11,7 +11,7 @@ export type ProxyTimeouts = {
 }
 
 /**
- * The harness's adapters give a provider read 300 s (`streamIdleTimeoutMs`, PROTOCOL.md §9) before TIMEOUT: the
+ * The harness's adapters give a provider read 300 s (`streamIdleTimeoutMs`, docs/protocol.md §9) before TIMEOUT: the
  * proxy waits as long, so it never cuts a stream the harness would still be waiting for.
  */
 export const DEFAULT_TIMEOUTS: ProxyTimeouts = { connectMs: 30_000, firstByteMs: 300_000, idleMs: 300_000 }

@@ -1,5 +1,5 @@
 // StreamChunks back into a provider's SSE body, for `chunkscope serve`: the inverse of the adapters' translation
-// (PROTOCOL.md §9), so the harness's DeepSeek / Anthropic adapter reading the body yields the recorded chunks.
+// (docs/protocol.md §9), so the harness's DeepSeek / Anthropic adapter reading the body yields the recorded chunks.
 import type { AnyChunk, FinishReason, LlmFailure, TokenUsage } from '../../core/protocol'
 
 export type WireDialect = 'openai' | 'anthropic'

@@ -1,4 +1,4 @@
-// One captured chat completion → one harness session log (PROTOCOL.md §6), written record by record, durable-first.
+// One captured chat completion → one harness session log (docs/protocol.md §6), written record by record, durable-first.
 // Platform-neutral (no Node or DOM APIs): the proxy (src/cli/proxy/capture.ts) and the page (src/app/capture/) share it.
 import { BlockAssembler } from '../../core/BlockAssembler'
 import type { ContentBlock, FinishReason, LlmFailure, StreamChunk, TokenUsage } from '../../core/protocol'
@@ -28,7 +28,7 @@ export type RecorderOptions = {
   readonly header?: Readonly<Record<string, unknown>>
   /** `source.provider` of the recorded message (default `openai-compatible`). */
   readonly provider?: string
-  /** The endpoint's base URL, which the harness's TRANSPORT message names (PROTOCOL.md §9). */
+  /** The endpoint's base URL, which the harness's TRANSPORT message names (docs/protocol.md §9). */
   readonly baseURL?: string
   readonly sink: RecordSink
   /** Each record once it is durable, in log order. */
@@ -44,7 +44,7 @@ export type RecorderOptions = {
   readonly now?: () => number
 }
 
-/** What `retry` logs (PROTOCOL.md §6 `llm/retry`). */
+/** What `retry` logs (docs/protocol.md §6 `llm/retry`). */
 export type RetryNote = {
   readonly delayMs: number
   readonly maxRetries?: number

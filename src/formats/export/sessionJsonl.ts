@@ -2,7 +2,7 @@ import type { SourcedChunk } from '../../core/protocol'
 import type { PackedRowType, SessionEvent, SessionHeader } from '../../core/session'
 import { isRecord } from '../../core/base/isRecord'
 
-/** One JSONL record as a plain object: the header, an event, or a packed row (PROTOCOL.md §6, §7). */
+/** One JSONL record as a plain object: the header, an event, or a packed row (docs/protocol.md §6, §7). */
 export type SessionRecord = Record<string, unknown>
 
 /** What a harness log holds: the header line and the decoded events, in seq order. */

@@ -8,7 +8,7 @@ export type VitestFileOptions = {
   readonly title?: string
   /**
    * Assert the recorded `assistant/message` instead of pinning today's output: the test then fails for as long as
-   * the chunks assemble to something else than what the harness stored (PROTOCOL.md §6), and passes once fixed.
+   * the chunks assemble to something else than what the harness stored (docs/protocol.md §6), and passes once fixed.
    */
   readonly recorded?: {
     readonly seq: number

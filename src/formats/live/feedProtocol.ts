@@ -1,4 +1,4 @@
-// The Chunkscope live feed (issue 6): what `chunkscope proxy` and `chunkscope attach` serve and the web app reads.
+// The Chunkscope live feed: what `chunkscope proxy` and `chunkscope attach` serve and the web app reads.
 // Platform-neutral types only; the Node server side is src/cli/proxy/feed.ts, the browser side src/app/live/feedClient.ts.
 import type { FinishReason } from '../../core/protocol'
 
@@ -9,7 +9,7 @@ export type CaptureKind = 'proxy' | 'harness' | 'browser'
 export type CaptureState = 'streaming' | 'completed' | 'error' | 'aborted'
 
 /**
- * One capture as the feed announces it. Its records are one harness session log (PROTOCOL.md §6): a header record
+ * One capture as the feed announces it. Its records are one harness session log (docs/protocol.md §6): a header record
  * (`{"type":"session","id",…}`, no seq) first, then events with seq 0, 1, 2… (attach synthesises the header, since the
  * harness socket carries none).
  */
@@ -26,7 +26,7 @@ export type FeedCapture = {
   readonly finish: FinishReason | null
 }
 
-/** A session log record: the header or a storage record (PROTOCOL.md §6, §7). */
+/** A session log record: the header or a storage record (docs/protocol.md §6, §7). */
 export type FeedRecord = Readonly<Record<string, unknown>>
 
 /**

@@ -9,7 +9,7 @@ const A = '5b0e2c4a-7f3d-4c1e-9a8b-2d6f0e1c3a57'
 const B = 'c81f4d2e-0a9b-4e6c-b3d7-18e5f2a9c064'
 const corpus = (name: string) => loadSource(readCorpus(name))
 
-describe('live WebSocket recordings (PROTOCOL.md §10)', () => {
+describe('live WebSocket recordings (docs/protocol.md §10)', () => {
   it('splits sessions by id, backfills from session.history, drops duplicates by seq', () => {
     const source = loadSource(fixture('dsh-live-two-sessions.ndjson'))
     expect(source.format).toBe('dsh-live-recording')

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../types'
 import { isRecord } from '../../core/base/isRecord'
 
 /**
- * A recording of the harness's live WebSocket (`GET /api/events.mux`, PROTOCOL.md §10): one frame per line,
+ * A recording of the harness's live WebSocket (`GET /api/events.mux`, docs/protocol.md §10): one frame per line,
  * `{"type":"server-request","rpcId","method","payload"}`. `session/event` frames carry `{sessionId, event}` with
  * every logical event unpacked; they are split by sessionId (first appearance order), duplicates dropped by seq
  * (the first copy wins; a backfill overlapping the live feed is normal), and fed to `buildSession` so turns, steps

@@ -16,7 +16,7 @@ import { redactBlock, type RedactionOptions } from './redact'
 
 /**
  * What a link that carries one attempt's chunks (not the whole log) must also carry so the opener sees what the
- * sender saw: which attempt it was and its recorded `assistant/message` (PROTOCOL.md §6, so `recorded-mismatch`
+ * sender saw: which attempt it was and its recorded `assistant/message` (docs/protocol.md §6, so `recorded-mismatch`
  * and the comparison survive), and for a window the whole stream's end state and its findings outside the window.
  * All of it is untrusted data on the way in: read leniently, shown as text, never run.
  */
@@ -33,7 +33,7 @@ export type ShareRecorded = {
   readonly interrupted: boolean
   /** Left out when `matches`: the opener rebuilds it from the stream (half the link for a healthy attempt). */
   readonly content?: readonly ContentBlock[]
-  /** The recorded content equals what the whole stream assembles (PROTOCOL.md §6). */
+  /** The recorded content equals what the whole stream assembles (docs/protocol.md §6). */
   readonly matches?: true
   readonly shape: RecordedMessage['shape']
   /** The cited seqs that are no event in the log / other events' / the attempt's chunks left uncited. */

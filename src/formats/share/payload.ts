@@ -39,7 +39,7 @@ import { isRecord } from '../../core/base/isRecord'
  *   "name": "session.jsonl",                 // optional: the shared file's name, for the title
  *   "source": {                              // the data itself, one of:
  *     "kind": "session",                     //   a whole harness log, as the records of its canonical
- *     "records": [ {header}, {event|packed row}, … ]   //   packed JSONL layout (PROTOCOL.md §6, §7)
+ *     "records": [ {header}, {event|packed row}, … ]   //   packed JSONL layout (docs/protocol.md §6, §7)
  *   } | {
  *     "kind": "chunks",                      //   one stream (a bare file, one attempt, or a window of one)
  *     "chunks": [ StreamChunk, … ],
@@ -492,7 +492,7 @@ export function readState(value: unknown): AssemblerState | null {
     ...(usage !== undefined ? { usage: usage as never } : {}),
     ...(finish !== undefined ? { finish: finish as never } : {}),
     ...(replayState !== undefined ? { replayState: replayState as never } : {}),
-    // A window after a push that threw: the harness read none of its chunks (PROTOCOL.md §3).
+    // A window after a push that threw: the harness read none of its chunks (docs/protocol.md §3).
     ...(failure !== undefined ? { failure } : {}),
   }
 }

@@ -9,7 +9,7 @@ import { be, bs, finish, td, text, usage } from '../../test/chunks'
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
 const items = (...values: unknown[]) => values.map((value, k) => ({ value, where: `item ${k}` }))
 
-describe('simplified stream (PROTOCOL.md §12)', () => {
+describe('simplified stream (docs/protocol.md §12)', () => {
   it("maps the seed's mockStream: text → one text block, done stop", () => {
     const { chunks, diagnostics } = translateSimplified(
       items(

@@ -15,7 +15,7 @@ import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 
 /**
- * The seed tutorial's simplified stream (PROTOCOL.md §12): `text`, `tool_call`, `tool_result`, `error`, `done`.
+ * The seed tutorial's simplified stream (docs/protocol.md §12): `text`, `tool_call`, `tool_result`, `error`, `done`.
  * Mapped onto StreamChunks: all `text` goes to ONE text block (opened lazily at the next free index, like the DeepSeek
  * adapter, closed at `done`); each `tool_call` is a complete tool-call block (start, one delta with all arguments,
  * end); `done` closes the text block, then usage (promptTokens → inputTokens, completionTokens → outputTokens),

@@ -232,7 +232,7 @@ function buildStream(
   if (simplified && !protocol) {
     diagnostics.push({
       severity: 'info',
-      message: `the snippet${where} yields the seed tutorial's simplified chunks: mapped as PROTOCOL.md §12`,
+      message: `the snippet${where} yields the seed tutorial's simplified chunks: mapped as docs/protocol.md §12`,
     })
     const result = translateSimplified(
       read.map((y) => ({ value: y.value, line: y.line, where: `line ${y.line}` })),

@@ -6,7 +6,7 @@ import { readSseStream } from './readSse'
 
 /**
  * Random Anthropic bodies (src/test/anthropicBodies.ts) read by pi-ai 0.82.1 through the harness's route and by
- * Chunkscope: the same chunks (PROTOCOL.md §9, "The harness's pi-ai route").
+ * Chunkscope: the same chunks (docs/protocol.md §9, "The harness's pi-ai route").
  */
 describe('random Anthropic bodies agree with pi-ai through the harness route', () => {
   it('gives the same chunks', { timeout: 60_000 }, async () => {

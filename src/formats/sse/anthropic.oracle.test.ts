@@ -7,7 +7,7 @@ import { readHttpHead } from './sseEvents'
 /**
  * Differential test: every Anthropic body in the fixtures (recorded ones from public repositories, see
  * fixtures/anthropic/SOURCES.md, and synthetic edge cases) read by the real pi-ai 0.82.1 — the library the
- * harness's pi-ai route runs — mapped to chunks as the route maps pi-ai's events (PROTOCOL.md §9), must equal
+ * harness's pi-ai route runs — mapped to chunks as the route maps pi-ai's events (docs/protocol.md §9), must equal
  * Chunkscope's translation chunk for chunk. pi-ai's only transport is a fake `fetch` answering with the body.
  */
 const dir = new URL('../fixtures/anthropic/', import.meta.url)

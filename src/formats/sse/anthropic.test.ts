@@ -6,7 +6,7 @@ import { readSseStream } from './readSse'
 
 /**
  * The cases of the Anthropic Messages route, each on a fixture that `anthropic.oracle.test.ts` also runs through
- * pi-ai 0.82.1 itself: what is asserted here is what the harness's pi-ai route produces (PROTOCOL.md §9).
+ * pi-ai 0.82.1 itself: what is asserted here is what the harness's pi-ai route produces (docs/protocol.md §9).
  */
 const body = (name: string) =>
   readFileSync(new URL(`../fixtures/anthropic/${name}.sse`, import.meta.url), 'utf8')

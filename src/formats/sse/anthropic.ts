@@ -32,7 +32,7 @@ const MESSAGE_EVENTS = new Set([
 const KNOWN_DELTAS = new Set(['text_delta', 'thinking_delta', 'input_json_delta', 'signature_delta'])
 
 /**
- * The Anthropic Messages SSE stream as the harness's pi-ai route assembles it (PROTOCOL.md §9, "The harness's pi-ai
+ * The Anthropic Messages SSE stream as the harness's pi-ai route assembles it (docs/protocol.md §9, "The harness's pi-ai
  * route"): pi-ai 0.82.1 reads the wire, the route maps pi-ai's events to chunks. What that means, read from pi-ai's
  * source:
  * - events are picked by their SSE `event:` name (an unnamed `data:`-only event is skipped; `event: error` fails

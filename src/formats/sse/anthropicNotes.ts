@@ -2,7 +2,7 @@ import type { StreamChunk } from '../../core/protocol'
 
 /**
  * The wording of what the Anthropic translator read but the harness's pi-ai route keeps no chunk of
- * (PROTOCOL.md §9, "The harness's pi-ai route"). Each becomes one diagnostic, never one per delta.
+ * (docs/protocol.md §9, "The harness's pi-ai route"). Each becomes one diagnostic, never one per delta.
  */
 
 /** `skipped 3 content blocks … : server_tool_use ×1, web_search_tool_result ×1, … (and their 12 deltas)`. */

@@ -83,7 +83,7 @@ describe('DeepSeek bodies: any byte split gives the same events and chunks', () 
   })
 })
 
-describe('DeepSeek bodies: the documented behaviour (PROTOCOL.md §9) on random bodies', () => {
+describe('DeepSeek bodies: the documented behaviour (docs/protocol.md §9) on random bodies', () => {
   it('one text block holding every content, block-ends in opening order, STREAM_CLOSED unless [DONE] ends with its blank line', () => {
     fc.assert(
       fc.property(body, ({ deltas, ending, text }) => {

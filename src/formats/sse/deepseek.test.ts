@@ -4,7 +4,7 @@ import { httpFailure } from './httpFailure'
 import { readSseStream } from './readSse'
 
 // Every expectation below is what the harness's own DeepSeek adapter (translate.ts, sse.ts, adapter.ts at the
-// commit PROTOCOL.md §9 names) produced for the same body, run unmodified on it; none was copied from our output.
+// commit docs/protocol.md §9 names) produced for the same body, run unmodified on it; none was copied from our output.
 
 const BASE = 'https://api.example.test/v1'
 const request = { url: `${BASE}/chat/completions` }
@@ -37,7 +37,7 @@ const toolEnd = (id: unknown, name: unknown, args: string) => ({
   block: { type: 'tool-call', id, name, arguments: args },
 })
 
-describe('DeepSeek translation: the harness on each odd input (PROTOCOL.md §9 "Exact details")', () => {
+describe('DeepSeek translation: the harness on each odd input (docs/protocol.md §9 "Exact details")', () => {
   it('data:  [DONE] (two spaces) is data " [DONE]", parsed as JSON: MALFORMED_RESPONSE', () => {
     const text = 'data:  [DONE]\n\n'
     expect(chunksOf(text)).toEqual([failed('MALFORMED_RESPONSE', 'malformed SSE payload:  [DONE]')])

@@ -1,7 +1,7 @@
 /**
  * Streaming formats Chunkscope does not translate, recognised so that they are refused by name instead of being
  * misread (a Responses or Gemini body is `data:` lines too, and would open as an empty OpenAI stream). The harness
- * reads these providers through its pi-ai route, not the SSE translators here (PROTOCOL.md §9).
+ * reads these providers through its pi-ai route, not the SSE translators here (docs/protocol.md §9).
  */
 export type ForeignFormat = {
   /** "an OpenAI Responses API stream". */

@@ -15,7 +15,7 @@ function header(headers: HeaderSource | undefined, name: string): string | null 
   return value === undefined ? null : value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
 }
 
-// The harness's classifiers (its llm package, `error.ts`), as PROTOCOL.md §9 "Exact details" states them: quota
+// The harness's classifiers (its llm package, `error.ts`), as docs/protocol.md §9 "Exact details" states them: quota
 // wording wins on any status; context-window wording only on a 400, over the error's code, type and message.
 const QUOTA: readonly RegExp[] = [
   /\binsufficient[\s_-]+(?:quota|balance|credits?)\b/i,
@@ -51,7 +51,7 @@ function field(error: unknown, key: string): unknown {
 }
 
 /**
- * The harness's code for a failed HTTP response (its adapter's `httpErrorCode`, PROTOCOL.md §9): 401/403 AUTH,
+ * The harness's code for a failed HTTP response (its adapter's `httpErrorCode`, docs/protocol.md §9): 401/403 AUTH,
  * 413 INVALID_REQUEST, quota wording in the error's code / type / message QUOTA on any other status, 429
  * RATE_LIMIT, 400 with context-window wording CONTEXT_WINDOW_EXCEEDED else INVALID_REQUEST, ≥500 SERVER, else
  * HTTP_<status>.

@@ -21,13 +21,13 @@ export type DeepSeekTranslatorOptions = {
 
 /**
  * Thrown where the harness's translator throws a TypeError (reading a field of `null`, iterating a non-array); its
- * adapter wraps that as TRANSPORT (PROTOCOL.md §9 "Exact details").
+ * adapter wraps that as TRANSPORT (docs/protocol.md §9 "Exact details").
  */
 class WireTypeError extends Error {}
 
 /**
  * The harness's DeepSeek / OpenAI-compatible Chat Completions adapter as a translator, rule for rule from its
- * `translate.ts`, `sse.ts` and `adapter.ts` (PROTOCOL.md §9): every entry of `choices` in order, into one reasoning
+ * `translate.ts`, `sse.ts` and `adapter.ts` (docs/protocol.md §9): every entry of `choices` in order, into one reasoning
  * block, one text block and one block per tool-call `index` (entries without one share a block); a tool delta's
  * `id` / `function.name` overwrite the stored values whatever they are; `function.arguments` passes on as given;
  * `finish_reason` (any string) and `usage` (truthy, coerced as the harness's arithmetic does) are remembered until

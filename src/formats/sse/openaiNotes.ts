@@ -5,7 +5,7 @@ import type { TranslatorKit } from './translator'
 const READ_DELTA_KEYS: ReadonlySet<string> = new Set(['content', 'reasoning_content', 'tool_calls', 'role'])
 
 /**
- * What a chat-completions payload carries that the harness's DeepSeek adapter does not read (PROTOCOL.md §9): the
+ * What a chat-completions payload carries that the harness's DeepSeek adapter does not read (docs/protocol.md §9): the
  * result stays the harness's, but nothing the provider sent is lost silently. Each kind is one note key, so the
  * reader reports it once with a count. Looks only; never throws.
  */

@@ -1,7 +1,7 @@
 import type { FinishReason } from '../../core/protocol'
 
 /**
- * How the harness's pi-ai route turns a failed pi-ai message into a finish (PROTOCOL.md §9, "The harness's pi-ai
+ * How the harness's pi-ai route turns a failed pi-ai message into a finish (docs/protocol.md §9, "The harness's pi-ai
  * route"). pi-ai hands the route only an error *message* (the original error is flattened to text), so the route
  * classifies by wording, in this order: 401/403 → AUTH; quota wording → QUOTA; 429 or "rate limit" → RATE_LIMIT;
  * 413 or a too-large body → INVALID_REQUEST; 400 or "invalid request" → INVALID_REQUEST; a 5xx → SERVER;

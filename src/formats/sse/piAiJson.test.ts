@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { PI_AI_OVERFLOW_PATTERNS } from './piAiFailure'
 import { parseJsonWithRepair, parseStreamingJson } from './piAiJson'
 
-/** Our reading of pi-ai's JSON against pi-ai's own exports (PROTOCOL.md §9, "The harness's pi-ai route"). */
+/** Our reading of pi-ai's JSON against pi-ai's own exports (docs/protocol.md §9, "The harness's pi-ai route"). */
 const outcome = (f: () => unknown) => {
   try {
     return { value: JSON.stringify(f()) ?? 'undefined' }

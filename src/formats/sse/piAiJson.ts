@@ -1,5 +1,5 @@
 /**
- * JSON the way pi-ai 0.82.1 reads it from an Anthropic stream (PROTOCOL.md §9, "The harness's pi-ai route"):
+ * JSON the way pi-ai 0.82.1 reads it from an Anthropic stream (docs/protocol.md §9, "The harness's pi-ai route"):
  * - every event's data goes through a *repairing* parse: when `JSON.parse` fails, raw control characters inside
  *   strings are escaped and backslashes before invalid escapes doubled, then it is parsed again;
  * - a tool call's arguments are parsed from the concatenated `partial_json` by a *streaming* parse that never

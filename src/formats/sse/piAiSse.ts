@@ -16,7 +16,7 @@ export type PiAiSseEvent = {
 
 /**
  * An Anthropic body cut into events the way pi-ai 0.82.1 reads it (it has its own reader, not
- * `eventsource-parser`; PROTOCOL.md §9, "The harness's pi-ai route"): lines end at LF, CRLF or a lone CR; a blank
+ * `eventsource-parser`; docs/protocol.md §9, "The harness's pi-ai route"): lines end at LF, CRLF or a lone CR; a blank
  * line dispatches when the event has an `event:` name or a `data:` line; at the end of the body the last line is
  * read even without a line break and a pending event is dispatched — so, unlike EventSource, a capture whose
  * final blank line was trimmed loses nothing.

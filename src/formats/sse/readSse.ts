@@ -44,7 +44,7 @@ function baseUrlOf(request: WireTrace['request'] | undefined): DeepSeekTranslato
 
 /**
  * Translates a captured SSE body (optionally after an HTTP head, as `curl -i` prints it) into one stream, exactly
- * as the harness's adapter would have (PROTOCOL.md §9), keeping which raw event became which chunks. An HTTP error
+ * as the harness's adapter would have (docs/protocol.md §9), keeping which raw event became which chunks. An HTTP error
  * head (status ≥ 400) becomes the harness's failure (`httpFailure`) as the only chunk.
  */
 export function readSseStream(text: string, dialect: SseDialect, options: SseOptions = {}): SseRead {

@@ -21,7 +21,7 @@ describe('scanSse', () => {
       events.push({ data: e.data, event: e.event, line: e.line }),
     )
     expect(events).toEqual([{ data: 'one\ntwo', event: 'a', line: 2 }])
-    // The last event has no blank line after it: eventsource-parser never dispatches it (PROTOCOL.md §9).
+    // The last event has no blank line after it: eventsource-parser never dispatches it (docs/protocol.md §9).
     expect(scan).toMatchObject({ comments: 1, tornTail: null, unterminatedLast: { line: 8 } })
   })
 
@@ -65,7 +65,7 @@ describe('SseParser (incremental, for live capture)', () => {
   })
 })
 
-describe('DeepSeek / OpenAI-compatible translation (PROTOCOL.md §9)', () => {
+describe('DeepSeek / OpenAI-compatible translation (docs/protocol.md §9)', () => {
   it('reproduces the §9 worked example exactly', () => {
     const tc = (call: Record<string, unknown>) => ({ choices: [{ index: 0, delta: { tool_calls: [call] } }] })
     const text = sse(

@@ -2,7 +2,7 @@ import { createParser, type EventSourceParser, type ParseError } from 'eventsour
 
 /**
  * A `text/event-stream` body cut into events by `eventsource-parser` — the framer the harness's DeepSeek adapter
- * uses (PROTOCOL.md §9 "Exact details"), so the events are the harness's: lines end at LF, CRLF or a lone CR; an
+ * uses (docs/protocol.md §9 "Exact details"), so the events are the harness's: lines end at LF, CRLF or a lone CR; an
  * event is dispatched only at its blank line, so a last event without one is dropped (there is no flush at end of
  * body); comments and unknown fields carry nothing. Beside the library runs a light line scanner that only knows
  * where each line starts and ends, for the raw text ↔ event pairing the Adapter view shows (`WireTrace`).

@@ -102,7 +102,7 @@ export function BlocksPanel() {
   )
 }
 
-/** The banner over the blocks once a push threw (PROTOCOL.md §3): what they are from then on. */
+/** The banner over the blocks once a push threw (docs/protocol.md §3): what they are from then on. */
 function stoppedAt(seq: number | undefined, error: string | null): string {
   return `The harness's push threw at seq ${seq ?? '?'}: ${error ?? ''}. It reads no chunk after that one; the blocks below are its assembler at that moment, and blocks() gives no message.`
 }

@@ -38,7 +38,7 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff
 }
 
-/** An id the tool-call deltas of one block switched to (every delta overwrites the id, PROTOCOL.md §3 A3). */
+/** An id the tool-call deltas of one block switched to (every delta overwrites the id, docs/protocol.md §3 A3). */
 export type IdChange = {
   readonly pos: number
   readonly seq: number

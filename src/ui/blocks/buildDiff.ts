@@ -108,7 +108,7 @@ export type FieldDiff = {
 }
 
 const TEXT_FIELDS: Readonly<Record<string, 'chars' | 'words'>> = { text: 'words', arguments: 'chars' }
-/** The protocol's fields first (PROTOCOL.md §1), any other key after them in its own order. */
+/** The protocol's fields first (docs/protocol.md §1), any other key after them in its own order. */
 const FIELD_ORDER = ['type', 'id', 'name', 'text', 'arguments']
 
 /**

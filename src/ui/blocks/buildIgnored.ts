@@ -3,7 +3,7 @@ import type { IgnoredChunk } from '../../core/analyzeStream'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 
 /**
- * Why the assembler ignored a chunk, in plain words, naming the earlier chunk that decided it (PROTOCOL.md §3:
+ * Why the assembler ignored a chunk, in plain words, naming the earlier chunk that decided it (docs/protocol.md §3:
  * A1 a seen index is never retyped or reopened, A2/A3 a closed block takes no more deltas, A4 first close wins).
  *
  * @example

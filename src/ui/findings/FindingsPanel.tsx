@@ -8,7 +8,7 @@ import { FindingsList } from './FindingsList'
 import { SEVERITIES, SEVERITY_ICON } from './severity'
 
 /**
- * The checks of PROTOCOL.md §5 for the selected stream, plus `recorded-mismatch` when the attempt's re-assembly
+ * The checks of docs/protocol.md §5 for the selected stream, plus `recorded-mismatch` when the attempt's re-assembly
  * differs from its stored message. Findings the cursor has not reached yet are dimmed; a click seeks to the chunk.
  */
 export function FindingsPanel() {
@@ -69,7 +69,7 @@ export function FindingsPanel() {
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Select a stream to check it.</p>
       ) : list.length === 0 ? (
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
-          No findings: the stream keeps every rule of PROTOCOL.md §5.
+          No findings: the stream keeps every rule of docs/protocol.md §5.
         </p>
       ) : positions !== null && positions.length === 0 ? (
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">

@@ -5,7 +5,7 @@ import { attemptDivergence, describeMismatch } from '../../core/firstDivergence'
 import type { Attempt, RecordedComparison } from '../../core/session'
 
 /**
- * The Findings list of the selected stream: the session-level `recorded-mismatch` first (PROTOCOL.md §5, it is
+ * The Findings list of the selected stream: the session-level `recorded-mismatch` first (docs/protocol.md §5, it is
  * not one of the engine's stream checks), then the engine's findings in stream order. Never copies the engine's
  * array: a million-chunk stream may have a million findings.
  */

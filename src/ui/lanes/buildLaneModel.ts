@@ -30,7 +30,7 @@ export type LaneModel = {
   readonly total: number
   readonly buckets: number
   readonly lanes: readonly Lane[]
-  /** Positions of chunks just before which the log lacks seqs the recorded message cites (PROTOCOL.md §6). */
+  /** Positions of chunks just before which the log lacks seqs the recorded message cites (docs/protocol.md §6). */
   readonly holes?: readonly number[]
 }
 

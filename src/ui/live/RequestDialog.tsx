@@ -167,7 +167,7 @@ export function RequestDialog({ open, onClose }: Props) {
                 className="field w-full"
                 value={retry}
                 onChange={(e) => setRetry(e.target.value as RetrySetting)}
-                title="The harness's default policy (PROTOCOL.md §11): RATE_LIMIT, SERVER, TIMEOUT, TRANSPORT, EMPTY_RESPONSE; up to 5; 0.5 s doubling, ≤ 10 s, Retry-After honoured"
+                title="The harness's default policy (docs/protocol.md §11): RATE_LIMIT, SERVER, TIMEOUT, TRANSPORT, EMPTY_RESPONSE; up to 5; 0.5 s doubling, ≤ 10 s, Retry-After honoured"
               >
                 <option value="default">harness default (≤ 5)</option>
                 <option value="3">at most 3</option>

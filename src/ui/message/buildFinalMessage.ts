@@ -3,7 +3,7 @@ import type { ContentBlock, FinishReason, TokenUsage } from '../../core/protocol
 import type { Attempt, RecordedMessage, Session } from '../../core/session'
 import { diffMessages, type MessageDiff } from '../blocks/buildDiff'
 
-/** The message the panel shows: `blocks()`, or `interruptedBlocks()` for a cancelled attempt (PROTOCOL.md §6). */
+/** The message the panel shows: `blocks()`, or `interruptedBlocks()` for a cancelled attempt (docs/protocol.md §6). */
 export type ShownMessage = {
   readonly blocks: readonly ContentBlock[] | null
   readonly error: string | null
@@ -41,7 +41,7 @@ export function shownMessage(read: AssemblyRead, recorded: RecordedMessage | nul
 }
 
 /**
- * The panel's error line: which harness call threw, where, and what the harness does next (PROTOCOL.md §3). A push
+ * The panel's error line: which harness call threw, where, and what the harness does next (docs/protocol.md §3). A push
  * that throws is the agent loop's end: the chunk is logged, the stream is not read further, no assistant/message is
  * written and the turn ends in an error with code UNKNOWN and this message.
  *
@@ -62,7 +62,7 @@ export function describeUsage(usage: TokenUsage | null): string {
   if (usage.cacheWriteTokens !== undefined) parts.push(`cache write ${usage.cacheWriteTokens}`)
   if (usage.reasoningTokens !== undefined) parts.push(`reasoning ${usage.reasoningTokens}`)
   const cached = (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0)
-  // The counts are disjoint (PROTOCOL.md §1): billed input adds the cached parts.
+  // The counts are disjoint (docs/protocol.md §1): billed input adds the cached parts.
   if (cached > 0) parts.push(`billed input ${usage.inputTokens + cached}`)
   return parts.join(' · ')
 }

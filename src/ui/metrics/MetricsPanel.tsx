@@ -7,7 +7,7 @@ import { buildMetrics, type StreamMetrics } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 import { GapChart } from './GapChart'
 
-/** Stream metrics of the selected stream (PROTOCOL.md §11), computed once per engine. */
+/** Stream metrics of the selected stream (docs/protocol.md §11), computed once per engine. */
 export function MetricsPanel() {
   const engine = useChunkscope((s) => s.engine)
   const { seekTo } = useChunkscope((s) => s.actions)

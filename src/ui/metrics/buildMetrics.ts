@@ -44,7 +44,7 @@ export type StreamMetrics = {
   readonly byType: readonly { readonly type: string; readonly count: number; readonly known: boolean }[]
   /** Distinct tool-call block indexes (opened by a start, a delta or an end). */
   readonly toolCalls: number
-  /** The last usage chunk's (PROTOCOL.md §3 A5: last wins). */
+  /** The last usage chunk's (docs/protocol.md §3 A5: last wins). */
   readonly usage: TokenUsage | null
   /** Characters streamed in text, reasoning and arguments deltas. */
   readonly characters: number
@@ -54,7 +54,7 @@ export type StreamMetrics = {
 }
 
 /**
- * Stream metrics in one pass over the chunks (PROTOCOL.md §11). Times are data, not truth (§6): null and zero
+ * Stream metrics in one pass over the chunks (docs/protocol.md §11). Times are data, not truth (§6): null and zero
  * times are skipped, negative and huge gaps excluded, and when too little is left the timing says so in words.
  *
  * @example

@@ -7,7 +7,7 @@ import { partitionPoint } from '../../core/base/partitionPoint'
 
 /**
  * The outline of a loaded source: sessions → turns → steps → attempts, with the step's other events (user
- * messages, tool calls and results, retries, compaction, …) placed between the attempts by seq (PROTOCOL.md §6).
+ * messages, tool calls and results, retries, compaction, …) placed between the attempts by seq (docs/protocol.md §6).
  * Built once per source; the tree component only flattens what is expanded.
  */
 

@@ -9,7 +9,7 @@ export type EventLabel = { readonly type: string; readonly text: string; readonl
 const PREVIEW = 60
 
 /**
- * Describes a non-chunk event of a harness log (PROTOCOL.md §6) for the outline. About 48 event types exist;
+ * Describes a non-chunk event of a harness log (docs/protocol.md §6) for the outline. About 48 event types exist;
  * the ones that explain a stream get a summary, every other one shows plainly by its type. `toolNames` maps
  * call ids to tool names as tool/call events go by, so a later tool/result can name its tool.
  *

@@ -133,7 +133,7 @@ export function indexOf(chunk: AnyChunk): number | null {
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`
 
-/** What the chunk did to the assembly (PROTOCOL.md §4), in the few words a timeline cell holds. */
+/** What the chunk did to the assembly (docs/protocol.md §4), in the few words a timeline cell holds. */
 export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
   // An implicit open appends too: "open-implicit +5 chars" (the cell is narrow; the row's title says it in full).
   const append = effect.implicit ? 'open-implicit' : 'append'
@@ -178,7 +178,7 @@ export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
 
 /**
  * Time since the previous chunk: "—" when either time is unknown (bare chunk files) or for the first chunk;
- * negative gaps are kept and flagged, they happen in real logs (PROTOCOL.md §6: order by seq, show time as data).
+ * negative gaps are kept and flagged, they happen in real logs (docs/protocol.md §6: order by seq, show time as data).
  */
 export function gapLabel(chunks: readonly SourcedChunk[], pos: number): Label {
   const previous = chunks[pos - 1]?.time
@@ -205,7 +205,7 @@ export function runEffectLabel(effect: EffectSummary, count: number): Label {
 
 /**
  * Seqs missing from the log just before the chunk at `pos`: the recorded message cites them, the log lacks them
- * (trimmed or lost, PROTOCOL.md §6), so what they carried never reached the assembler. Null when none.
+ * (trimmed or lost, docs/protocol.md §6), so what they carried never reached the assembler. Null when none.
  *
  * @example
  * missingBefore(chunks, 1, [6, 7, 8]) // { text: '⋯', title: 'seqs 6–8 missing from the log (cited by …)' }

@@ -4,7 +4,7 @@ import { bs, finish, sourced, td } from '../../test/chunks'
 import { effectLabel, payloadPreview } from '../timeline/describeChunk'
 import { buildExplanation } from './buildExplanation'
 
-describe('buildExplanation for streams the harness throws on (PROTOCOL.md §3)', () => {
+describe('buildExplanation for streams the harness throws on (docs/protocol.md §3)', () => {
   const chunks = sourced([
     bs(0, 'text'),
     td(0, 'kept'),
