@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { describeHiddenChars } from './hiddenChars'
 
 /**
@@ -5,7 +6,8 @@ import { describeHiddenChars } from './hiddenChars'
  * text itself): they can make text read differently from what it is, so they are flagged where they appear.
  */
 export function HiddenCharsBadge({ texts }: { readonly texts: readonly string[] }) {
-  const found = texts.map(describeHiddenChars).filter((d) => d !== '')
+  // Panels re-render on every step while their texts mostly stay the same objects: count once per texts array.
+  const found = useMemo(() => texts.map(describeHiddenChars).filter((d) => d !== ''), [texts])
   if (found.length === 0) return null
   const what = found.join('; ')
   return (

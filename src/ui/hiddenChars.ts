@@ -57,22 +57,8 @@ export function splitHiddenChars(text: string): readonly TextPiece[] {
   return pieces
 }
 
-const described = new Map<string, string>()
-
-/**
- * How many hidden characters of each kind a text holds, in words: "1 RLO, 2 ZWSP" (empty when none). Remembers
- * recent answers: a panel asks again on every step about texts that mostly did not change.
- */
+/** How many hidden characters of each kind a text holds, in words: "1 RLO, 2 ZWSP" (empty when none). */
 export function describeHiddenChars(text: string): string {
-  const known = described.get(text)
-  if (known !== undefined) return known
-  const answer = countHiddenChars(text)
-  if (described.size >= 256) described.clear()
-  described.set(text, answer)
-  return answer
-}
-
-function countHiddenChars(text: string): string {
   if (!hasHiddenChars(text)) return ''
   const counts = new Map<string, number>()
   for (const match of text.matchAll(PATTERN)) {

@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { showValue } from '../../core/checks'
 import type { BlockFrame, ReplayEngine } from '../../core/ReplayEngine'
 import { BLOCK_ACCENT, CHUNK_STYLE, OTHER_ACCENT, UNKNOWN_BADGE } from '../chunkStyle'
@@ -35,6 +36,16 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
   const known = life.blockType in BLOCK_ACCENT
   const firstSeq = engine.chunks[life.openedAt]?.seq
   const closedSeq = life.closedAt === null || life.closedAt >= k ? null : engine.chunks[life.closedAt]?.seq
+  const texts = useMemo(
+    () => [
+      block.text,
+      block.toolCallArguments,
+      block.toolCallName ?? '',
+      block.toolCallId ?? '',
+      ...Object.values(block.block ?? {}).filter((v): v is string => typeof v === 'string'),
+    ],
+    [block],
+  )
   return (
     <article
       aria-label={`Block ${showValue(life.index)}`}
@@ -55,15 +66,7 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
         </span>
         {life.implicit && <span className={`${BADGE} ${WARN_BADGE}`}>implicit</span>}
         {block.differs && <span className={`${BADGE} ${WARN_BADGE}`}>block-end differs</span>}
-        <HiddenCharsBadge
-          texts={[
-            block.text,
-            block.toolCallArguments,
-            block.toolCallName ?? '',
-            block.toolCallId ?? '',
-            ...Object.values(block.block ?? {}).filter((v): v is string => typeof v === 'string'),
-          ]}
-        />
+        <HiddenCharsBadge texts={texts} />
         <span className="ml-auto font-mono text-[10px] text-slate-400 dark:text-slate-500">
           seq {firstSeq}
           {closedSeq != null ? `–${closedSeq}` : '–'}

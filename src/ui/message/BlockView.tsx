@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import type { ContentBlock } from '../../core/protocol'
 import { TextTail } from '../blocks/TextTail'
 import { BLOCK_ACCENT, OTHER_ACCENT } from '../chunkStyle'
@@ -20,6 +21,7 @@ type Props = {
 export function BlockView({ block, position, label = 'Block', differs = false }: Props) {
   const accent = (BLOCK_ACCENT[block.type] ?? OTHER_ACCENT).border
   const ring = differs ? 'ring-1 ring-amber-400 dark:ring-amber-600' : ''
+  const texts = useMemo(() => blockTexts(block), [block])
   return (
     <article
       aria-label={`${label} ${position} · ${block.type}`}
@@ -28,7 +30,7 @@ export function BlockView({ block, position, label = 'Block', differs = false }:
       <h3 className="mb-0.5 text-[11px] font-medium tracking-wide text-slate-500 dark:text-slate-400">
         {label} {position} · {block.type}
         {differs && <span className="ml-1 text-amber-700 dark:text-amber-400">differs</span>}
-        <HiddenCharsBadge texts={blockTexts(block)} />
+        <HiddenCharsBadge texts={texts} />
       </h3>
       <BlockBody block={block} />
     </article>

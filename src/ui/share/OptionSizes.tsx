@@ -4,7 +4,7 @@ import { measureShareOptions, type MeasuredOption } from '../../formats/share/sh
 import { isRedacting } from '../../formats/share/redact'
 import { buildSharePayload } from '../../formats/share/payload'
 import { choiceOf, lengthView, suggestOption, type ShareChoice } from './buildShareView'
-import { checkShare } from './checkShare'
+import { checkShare, senderViews } from './checkShare'
 import { describeFidelity } from './shareFidelity'
 
 type Props = {
@@ -46,8 +46,9 @@ export function OptionSizes({ input, choice, onUse }: Props) {
         (result) => {
           if (!current) return
           const warnings = new Map<string, string | null>()
+          const sender = senderViews(input)
           for (const option of result.options) {
-            const report = checkShare(input, buildSharePayload(input, option.options))
+            const report = checkShare(input, buildSharePayload(input, option.options), sender)
             warnings.set(option.id, report === null ? null : describeFidelity(report))
           }
           setMeasured({ ...result, warnings })

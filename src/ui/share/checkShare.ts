@@ -6,19 +6,28 @@ import { compareViews, streamView, type FidelityReport, type StreamView } from '
 /** Streams longer than this are not checked in the dialog (two extra replays would take seconds). */
 export const CHECK_LIMIT = 200_000
 
-const senders = new WeakMap<ShareInput, StreamView>()
-
 /** What the sender sees: the attempt's view at the cursor (the same function builds the opener's). */
 export function senderView(input: ShareInput, wholeSession: boolean): StreamView {
-  const cached = wholeSession ? undefined : senders.get(input)
-  if (cached !== undefined) return cached
   const { source, attempt, k } = input
   const diagnostics = wholeSession
     ? source.diagnostics
     : attemptDiagnostics(source, input.sessionIndex ?? 0, attempt)
-  const view = streamView(attempt, new ReplayEngine(attempt.chunks), k, diagnostics)
-  if (!wholeSession) senders.set(input, view)
-  return view
+  return streamView(attempt, new ReplayEngine(attempt.chunks), k, diagnostics)
+}
+
+/**
+ * The sender's views, each built at most once for one check of several options (the caller owns it, so no cache
+ * outlives the dialog).
+ */
+export function senderViews(input: ShareInput): (wholeSession: boolean) => StreamView {
+  const views = new Map<boolean, StreamView>()
+  return (wholeSession) => {
+    const known = views.get(wholeSession)
+    if (known !== undefined) return known
+    const view = senderView(input, wholeSession)
+    views.set(wholeSession, view)
+    return view
+  }
 }
 
 /** The opener's view of a payload, through the same reading as a link (JSON round trip, `openSharePayload`). */
@@ -40,9 +49,13 @@ export function recipientView(payload: SharePayload): StreamView | { error: stri
  * @example
  * describeFidelity(checkShare(input, buildSharePayload(input, { scope: 'stream' }))!) // null: nothing lost
  */
-export function checkShare(input: ShareInput, payload: SharePayload): FidelityReport | null {
+export function checkShare(
+  input: ShareInput,
+  payload: SharePayload,
+  sender: (wholeSession: boolean) => StreamView = (whole) => senderView(input, whole),
+): FidelityReport | null {
   if (input.attempt.chunks.length > CHECK_LIMIT) return null
   const recipient = recipientView(payload)
   if ('error' in recipient) return { lose: [], add: [], change: [`everything (${recipient.error})`] }
-  return compareViews(senderView(input, payload.source.kind === 'session'), recipient)
+  return compareViews(sender(payload.source.kind === 'session'), recipient)
 }
