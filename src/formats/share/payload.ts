@@ -1,5 +1,4 @@
-import { assembleOpen, type AssemblerState, type PartialBlock } from '../../core/BlockAssembler'
-import { jsonEqual } from '../../core/jsonEqual'
+import type { AssemblerState } from '../../core/BlockAssembler'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import {
   buildSession,
@@ -16,6 +15,7 @@ import { kindOf } from '../json'
 import { decodePackedRow, readSessionJsonl } from '../sessionJsonl'
 import type { Diagnostic, LoadedSource } from '../types'
 import { isRedacting, redactChunks, redactEvents, type RedactionOptions } from './redact'
+import { compactState, expandState } from './carriedState'
 import { cutWindow } from './window'
 import {
   applyShareAttempt,
@@ -389,26 +389,6 @@ function chunksFromSource(
   return { chunks: out, diagnostics }
 }
 
-/** Leaves out every frozen block that equals what its deltas built (the opener rebuilds it). */
-function compactState(state: AssemblerState): { state: AssemblerState; built?: number[] } {
-  const built: number[] = []
-  const partials = state.partials.map(([index, partial], position): [number, PartialBlock] => {
-    if (partial.block === undefined || !sameAsBuilt(partial, index)) return [index, partial]
-    built.push(position)
-    const { block: _block, ...rest } = partial
-    return [index, rest]
-  })
-  return built.length === 0 ? { state } : { state: { ...state, partials }, built }
-}
-
-function sameAsBuilt(partial: Readonly<PartialBlock>, index: number): boolean {
-  try {
-    return jsonEqual(assembleOpen(partial, index), partial.block)
-  } catch {
-    return false
-  }
-}
-
 type ReadWindow = {
   from: number
   to: number
@@ -433,66 +413,4 @@ function readWindow(value: unknown, length: number): ReadWindow | { error: strin
     if (attemptWindow === null) return { error: 'the link’s carried end of the stream is malformed' }
   }
   return { from: from as number, to: to as number, total: total as number, state: start, attemptWindow }
-}
-
-/** A carried state with the blocks `built` lists rebuilt from their deltas; null when malformed. */
-function expandState(value: unknown, builtValue: unknown): AssemblerState | null {
-  const checked = readState(value)
-  if (checked === null) return null
-  const built = builtValue ?? []
-  if (!Array.isArray(built)) return null
-  const partials = checked.partials.slice()
-  for (const position of built as unknown[]) {
-    const entry = typeof position === 'number' ? partials[position] : undefined
-    if (entry === undefined || entry[1].block !== undefined) return null
-    let block
-    try {
-      block = assembleOpen(entry[1], entry[0])
-    } catch {
-      return null
-    }
-    partials[position as number] = [entry[0], { ...entry[1], block }]
-  }
-  return { ...checked, partials }
-}
-
-/** An AssemblerState from untrusted JSON, or null when its shape is wrong. */
-export function readState(value: unknown): AssemblerState | null {
-  if (!isRecord(value) || !Array.isArray(value['partials'])) return null
-  const partials: [number, PartialBlock][] = []
-  for (const entry of value['partials'] as unknown[]) {
-    if (!Array.isArray(entry) || entry.length !== 2) return null
-    const [index, partial] = entry as [unknown, unknown]
-    if (typeof index !== 'number' || !isRecord(partial)) return null
-    const { blockType, text, toolCallId, toolCallName, toolCallArguments, block } = partial
-    if (typeof blockType !== 'string' || typeof text !== 'string' || typeof toolCallArguments !== 'string')
-      return null
-    if (toolCallId !== undefined && typeof toolCallId !== 'string') return null
-    if (toolCallName !== undefined && typeof toolCallName !== 'string') return null
-    if (block !== undefined && (!isRecord(block) || typeof block['type'] !== 'string')) return null
-    partials.push([
-      index,
-      {
-        blockType,
-        text,
-        toolCallArguments,
-        ...(toolCallId !== undefined ? { toolCallId } : {}),
-        ...(toolCallName !== undefined ? { toolCallName } : {}),
-        ...(block !== undefined ? { block: block as PartialBlock['block'] & object } : {}),
-      },
-    ])
-  }
-  const { usage, finish, replayState, failure } = value
-  if (failure !== undefined && typeof failure !== 'string') return null
-  if (usage !== undefined && !isRecord(usage)) return null
-  if (finish !== undefined && (!isRecord(finish) || typeof finish['kind'] !== 'string')) return null
-  if (replayState !== undefined && !isRecord(replayState)) return null
-  return {
-    partials,
-    ...(usage !== undefined ? { usage: usage as never } : {}),
-    ...(finish !== undefined ? { finish: finish as never } : {}),
-    ...(replayState !== undefined ? { replayState: replayState as never } : {}),
-    // A window after a push that threw: the harness read none of its chunks (docs/protocol.md §3).
-    ...(failure !== undefined ? { failure } : {}),
-  }
 }

@@ -1,0 +1,88 @@
+import { assembleOpen, type AssemblerState, type PartialBlock } from '../../core/BlockAssembler'
+import { isRecord } from '../../core/base/isRecord'
+import { jsonEqual } from '../../core/jsonEqual'
+
+// The assembler state a window link carries (its start, and the stream's end): frozen blocks that equal what
+// their deltas built travel as a position in `built` and are rebuilt by the opener.
+
+/** Leaves out every frozen block that equals what its deltas built (the opener rebuilds it). */
+export function compactState(state: AssemblerState): { state: AssemblerState; built?: number[] } {
+  const built: number[] = []
+  const partials = state.partials.map(([index, partial], position): [number, PartialBlock] => {
+    if (partial.block === undefined || !sameAsBuilt(partial, index)) return [index, partial]
+    built.push(position)
+    const { block: _block, ...rest } = partial
+    return [index, rest]
+  })
+  return built.length === 0 ? { state } : { state: { ...state, partials }, built }
+}
+
+function sameAsBuilt(partial: Readonly<PartialBlock>, index: number): boolean {
+  try {
+    return jsonEqual(assembleOpen(partial, index), partial.block)
+  } catch {
+    return false
+  }
+}
+
+/** A carried state with the blocks `built` lists rebuilt from their deltas; null when malformed. */
+export function expandState(value: unknown, builtValue: unknown): AssemblerState | null {
+  const checked = readState(value)
+  if (checked === null) return null
+  const built = builtValue ?? []
+  if (!Array.isArray(built)) return null
+  const partials = checked.partials.slice()
+  for (const position of built as unknown[]) {
+    const entry = typeof position === 'number' ? partials[position] : undefined
+    if (entry === undefined || entry[1].block !== undefined) return null
+    let block
+    try {
+      block = assembleOpen(entry[1], entry[0])
+    } catch {
+      return null
+    }
+    partials[position as number] = [entry[0], { ...entry[1], block }]
+  }
+  return { ...checked, partials }
+}
+
+/** An AssemblerState from untrusted JSON, or null when its shape is wrong. */
+export function readState(value: unknown): AssemblerState | null {
+  if (!isRecord(value) || !Array.isArray(value['partials'])) return null
+  const partials: [number, PartialBlock][] = []
+  for (const entry of value['partials'] as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 2) return null
+    const [index, partial] = entry as [unknown, unknown]
+    if (typeof index !== 'number' || !isRecord(partial)) return null
+    const { blockType, text, toolCallId, toolCallName, toolCallArguments, block } = partial
+    if (typeof blockType !== 'string' || typeof text !== 'string' || typeof toolCallArguments !== 'string')
+      return null
+    if (toolCallId !== undefined && typeof toolCallId !== 'string') return null
+    if (toolCallName !== undefined && typeof toolCallName !== 'string') return null
+    if (block !== undefined && (!isRecord(block) || typeof block['type'] !== 'string')) return null
+    partials.push([
+      index,
+      {
+        blockType,
+        text,
+        toolCallArguments,
+        ...(toolCallId !== undefined ? { toolCallId } : {}),
+        ...(toolCallName !== undefined ? { toolCallName } : {}),
+        ...(block !== undefined ? { block: block as PartialBlock['block'] & object } : {}),
+      },
+    ])
+  }
+  const { usage, finish, replayState, failure } = value
+  if (failure !== undefined && typeof failure !== 'string') return null
+  if (usage !== undefined && !isRecord(usage)) return null
+  if (finish !== undefined && (!isRecord(finish) || typeof finish['kind'] !== 'string')) return null
+  if (replayState !== undefined && !isRecord(replayState)) return null
+  return {
+    partials,
+    ...(usage !== undefined ? { usage: usage as never } : {}),
+    ...(finish !== undefined ? { finish: finish as never } : {}),
+    ...(replayState !== undefined ? { replayState: replayState as never } : {}),
+    // A window after a push that threw: the harness read none of its chunks (docs/protocol.md §3).
+    ...(failure !== undefined ? { failure } : {}),
+  }
+}
