@@ -18,6 +18,8 @@ export type At = { readonly stream?: string; readonly k?: number }
 export type OpenRequest =
   | { readonly kind: 'file'; readonly file: File; readonly at?: At }
   | { readonly kind: 'remembered'; readonly name: string; readonly at?: At }
+  /** The place a reload names for pasted text (`#paste&s=…&k=…`): the text itself is never kept. */
+  | { readonly kind: 'pasted'; readonly at?: At }
   | { readonly kind: 'text'; readonly text: string; readonly name?: string }
   | { readonly kind: 'example'; readonly id: string; readonly at?: At }
   | { readonly kind: 'link'; readonly fragment: string }
@@ -82,6 +84,16 @@ export function createOpener(deps: OpenDeps): Open {
   const { store } = deps
   const files = deps.files ?? { remember: rememberFile, recall: recallFile }
   let latest = 0
+  /**
+   * A place the URL named whose source this browser lacks (a `#f=` file it never saw, text pasted before a reload):
+   * the next file of that name (or the next paste) opens there, so a copied address still lands where it pointed.
+   */
+  let awaited: { readonly name: string | null; readonly at: At } | null = null
+  const landing = (name: string | null, at: At | undefined): At | undefined => {
+    const claimed = awaited !== null && awaited.name === name ? awaited.at : undefined
+    awaited = null
+    return at ?? claimed
+  }
 
   const actions = () => store.getState().actions
 
@@ -113,7 +125,7 @@ export function createOpener(deps: OpenDeps): Open {
         const shown = await read(
           { file, name: file.name },
           { kind: 'file', name: file.name },
-          request.at,
+          landing(file.name, request.at),
           current,
         )
         if (shown === 'opened') void files.remember(file)
@@ -121,15 +133,25 @@ export function createOpener(deps: OpenDeps): Open {
       }
       case 'remembered': {
         const file = await files.recall(request.name)
-        if (file === null)
-          return { error: `${request.name} is no longer remembered by this browser: open it again` }
+        if (file === null) {
+          awaited = { name: request.name, at: request.at ?? {} }
+          return {
+            error: `${request.name} is not open in this browser (a link names a file, it does not carry it): drop it here to open ${placeWords(request.at)}`,
+          }
+        }
+        awaited = null
         actions().startLoading()
         return read({ file, name: file.name }, { kind: 'file', name: file.name }, request.at, current)
       }
+      case 'pasted':
+        awaited = { name: null, at: request.at ?? {} }
+        return {
+          error: `the pasted text is gone (a reload does not keep pastes): paste it again to open ${placeWords(request.at)}`,
+        }
       case 'text': {
         const name = request.name ?? 'pasted text'
         actions().startLoading()
-        return read({ text: request.text, name }, { kind: 'paste', name }, undefined, current)
+        return read({ text: request.text, name }, { kind: 'paste', name }, landing(null, undefined), current)
       }
       case 'example': {
         const example = findExample(request.id)
@@ -220,6 +242,12 @@ export function createOpener(deps: OpenDeps): Open {
     actions().failLoading(outcome.error)
     return { kind: 'failed', error: outcome.error }
   }
+}
+
+/** "stream t1.s1.a1 at position 3": the transport's own words for the cursor (its "Position k / N" readout). */
+export function placeWords(at: At | undefined): string {
+  const stream = at?.stream === undefined ? 'it' : `stream ${at.stream}`
+  return at?.k === undefined ? stream : `${stream} at position ${at.k}`
 }
 
 function linkOrigin(opened: DecodedLink): Origin {

@@ -53,7 +53,7 @@ function setup(hash: string, search = '', deps: Partial<OpenDeps> = {}) {
   const page = fakePage(hash, search)
   const open = createOpener({ store, files: noFiles, ...deps })
   const router = createRouter({ store, open, ...page })
-  return { store, page, router }
+  return { store, page, router, open }
 }
 
 const noFiles = { remember: async () => {}, recall: async () => null }
@@ -79,12 +79,47 @@ describe('router: URL in → what opens', () => {
     expect(page.entries).toHaveLength(1)
   })
 
-  it('a file this browser no longer remembers: the example, with the reason in the banner', async () => {
+  it('a file this browser does not have: the example, and a banner asking for that file by name and place', async () => {
     const { store, page, router } = setup('#f=gone.jsonl&s=t1.s1.a1&k=2')
     await router.start()
     expect(store.getState().origin).toEqual({ kind: 'example', id: 'seed' })
-    expect(store.getState().error).toBe('gone.jsonl is no longer remembered by this browser: open it again')
+    expect(store.getState().error).toBe(
+      'gone.jsonl is not open in this browser (a link names a file, it does not carry it): ' +
+        'drop it here to open stream t1.s1.a1 at position 2',
+    )
     expect(parsePlace(page.location.hash).example).toBe('seed')
+  })
+
+  it('dropping the file a `#f=` link named opens it at the link’s stream and cursor', async () => {
+    const name = 'web-cordis-tool-round-legacy-session.jsonl'
+    const { store, page, router, open } = setup(`#f=${name}&s=t1.s2.a1&k=3`)
+    await router.start()
+    expect(store.getState().error).toContain(`${name} is not open in this browser`)
+    await open({ kind: 'file', file: new File([readCorpus(name)], name) })
+    expect(store.getState()).toMatchObject({ origin: { kind: 'file', name }, streamKey: 't1.s2.a1', k: 3 })
+    expect(page.location.hash).toBe(`#f=${name}&s=t1.s2.a1&k=3`)
+  })
+
+  it('a file of another name opens as usual and leaves the awaited place for the named one', async () => {
+    const name = 'web-cordis-tool-round-legacy-session.jsonl'
+    const { store, router, open } = setup(`#f=${name}&s=t1.s2.a1&k=3`)
+    await router.start()
+    await open({ kind: 'file', file: new File([readCorpus(name)], 'renamed.jsonl') })
+    const first = store.getState()
+    expect(first.streamKey).toBe('t1.s1.a1')
+    expect(first.k).toBe(first.engine?.total)
+  })
+
+  it('a reload after a paste: the example, and a banner asking for the paste; pasting again lands on the place', async () => {
+    const { store, page, router, open } = setup('#paste&s=t1.s2.a1&k=3')
+    await router.start()
+    expect(store.getState().origin).toEqual({ kind: 'example', id: 'seed' })
+    expect(store.getState().error).toBe(
+      'the pasted text is gone (a reload does not keep pastes): paste it again to open stream t1.s2.a1 at position 3',
+    )
+    await open({ kind: 'text', text: readCorpus('web-cordis-tool-round-legacy-session.jsonl') })
+    expect(store.getState()).toMatchObject({ origin: { kind: 'paste' }, streamKey: 't1.s2.a1', k: 3 })
+    expect(page.location.hash).toBe('#paste&s=t1.s2.a1&k=3')
   })
 
   it('a remembered zstd log reopens through the same bytes reader as the worker, at the named place', async () => {

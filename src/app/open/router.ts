@@ -116,14 +116,14 @@ export function createRouter(deps: RouterDeps): Router {
 export function placeOf(state: ChunkscopeState): Place | null {
   const { origin, streamKey, k } = state
   if (origin === null || streamKey === null || origin.kind === 'link') return null
-  const source =
+  const source: Place =
     origin.kind === 'example'
       ? { example: origin.id }
       : origin.kind === 'file'
         ? { file: origin.name }
         : origin.kind === 'live'
-          ? { live: true as const }
-          : {}
+          ? { live: true }
+          : { paste: true }
   return { ...source, stream: streamKey, k }
 }
 
@@ -132,7 +132,8 @@ function sameSource(place: Place, current: Place | null): boolean {
     current !== null &&
     ((place.live === true && current.live === true) ||
       (place.example !== undefined && place.example === current.example) ||
-      (place.file !== undefined && place.file === current.file))
+      (place.file !== undefined && place.file === current.file) ||
+      (place.paste === true && current.paste === true))
   )
 }
 
@@ -154,7 +155,9 @@ export function requestFor(place: Place, search: string): { open: OpenRequest; o
     return { open: { kind: 'url', url: src, at }, orElse: defaultExample() }
   const example: OpenRequest =
     place.example === undefined ? defaultExample() : { kind: 'example', id: place.example, at }
+  // A file or a paste this page lacks: the example stays usable while the banner asks for the source by name.
   if (place.file !== undefined) return { open: { kind: 'remembered', name: place.file, at }, orElse: example }
+  if (place.paste === true) return { open: { kind: 'pasted', at }, orElse: example }
   return { open: example }
 }
 
