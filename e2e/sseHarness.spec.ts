@@ -29,8 +29,40 @@ test("a capture whose final blank line was trimmed: the harness's STREAM_CLOSED,
   await expect(dropped).toContainText(
     "the body's last event has no blank line after it; the harness drops it",
   )
-  await expect(dropped).toContainText('— no chunk')
+  await expect(dropped).toContainText('— no chunk: never dispatched')
   await expect(page.getByRole('region', { name: 'Final message' })).toContainText('STREAM_CLOSED')
+})
+
+test('every raw event that became no chunk says why; a delta after finish_reason is flagged', async ({
+  page,
+}) => {
+  const body = readFileSync(`${FIXTURES}deepseek-reasoner-tool-calls.sse`, 'utf8')
+  const done = body.lastIndexOf('data: [DONE]')
+  const late = `${body.slice(0, done)}data: {"choices":[{"delta":{"content":"straggling text"}}]}\n\n${body.slice(done)}`
+  await openApp(page)
+  await dropFile(
+    page,
+    'late-delta.sse',
+    `${late.trimEnd()}\n\ndata: {"choices":[{"delta":{"content":"after"}}]}\n\n`,
+  )
+  const pairs = await adapterPairs(page)
+  // The list is virtual and follows the cursor: at the first chunk, the first events are laid out.
+  await page.getByRole('button', { name: 'First' }).click()
+  await page.getByRole('button', { name: 'Next chunk' }).click()
+  await expect(pairs.filter({ hasText: '"role":"assistant"' })).toContainText(
+    '— no chunk: metadata only: role-only delta',
+  )
+  await page.getByRole('button', { name: 'Last' }).click()
+  await expect(pairs.filter({ hasText: '"finish_reason":"tool_calls"' })).toContainText(
+    '— no chunk: held for [DONE]: finish_reason "tool_calls" and usage remembered until [DONE]',
+  )
+  const straggler = pairs.filter({ hasText: 'straggling text' })
+  await expect(straggler).toContainText('text-delta')
+  await expect(straggler.locator('[data-flag="late-delta"]')).toContainText('a delta after finish_reason')
+  await expect(pairs.filter({ hasText: '"after"' })).toContainText('— no chunk: dropped after the finish')
+  // No pair that made no chunk is left unexplained.
+  const empty = pairs.filter({ hasText: /— no chunk$/ })
+  await expect(empty).toHaveCount(0)
 })
 
 test("Groq's delta.reasoning: one note with a count, next to the first event that carried it", async ({

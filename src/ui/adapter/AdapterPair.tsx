@@ -6,6 +6,7 @@ import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { SEVERITY_ICON } from '../findings/severity'
 import { markHiddenChars } from '../hiddenChars'
 import { indexOf, payloadPreview } from '../timeline/describeChunk'
+import type { EventNote } from './explainEvent'
 
 /** Chunks listed per pair; a JS snippet's single yield can produce thousands. */
 const SHOWN_CHUNKS = 12
@@ -34,6 +35,8 @@ type Props = {
   readonly to: number
   readonly state: PairState
   readonly notes: readonly Diagnostic[] | undefined
+  /** Why the event produced no chunk, or a flag on its chunks (a delta after `finish_reason`). */
+  readonly explanation: EventNote | null
   readonly onSeek: (row: number) => void
   readonly measure: (el: HTMLElement | null) => void
   readonly top: number
@@ -41,7 +44,8 @@ type Props = {
 
 /** One raw wire event | the chunk rows it became. */
 export const AdapterPair = memo(function AdapterPair(props: Props) {
-  const { index, row, trace, chunks, event, from, to, state, notes, onSeek, measure, top } = props
+  const { index, row, trace, chunks, event, from, to, state, notes, explanation, onSeek, measure, top } =
+    props
   const raw = event < 0 ? null : trace.text.slice(trace.start[event]!, trace.end[event]!)
   const shown = Math.min(to, from + SHOWN_CHUNKS)
   const lines = []
@@ -100,7 +104,21 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
         ))}
       </div>
       <div className="min-w-0">
-        {to === from ? <span className="text-slate-400 dark:text-slate-500">— no chunk</span> : lines}
+        {to === from ? (
+          <span className="text-slate-400 dark:text-slate-500">
+            — no chunk{explanation === null ? '' : `: ${explanation.text}`}
+          </span>
+        ) : (
+          lines
+        )}
+        {to > from && explanation !== null && (
+          <div
+            data-flag={explanation.kind}
+            className={`mt-0.5 font-sans text-[11px] ${SEVERITY_ICON.warning.color}`}
+          >
+            <span aria-hidden>{SEVERITY_ICON.warning.icon}</span> {explanation.text}
+          </div>
+        )}
         {to > shown && <div className="text-slate-400 dark:text-slate-500">… {to - shown} more chunks</div>}
       </div>
     </li>

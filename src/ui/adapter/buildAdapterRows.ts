@@ -1,5 +1,7 @@
 import type { WireTrace } from '../../core/session'
+import type { SourcedChunk } from '../../core/protocol'
 import { partitionPoint } from '../../core/base/partitionPoint'
+import { explainEvent, firstFinishReasonEvent, type EventNote } from './explainEvent'
 
 /**
  * The pairs of the "Adapter" view: each raw wire event with the chunk range it became, plus a pair with no event
@@ -13,6 +15,8 @@ export type AdapterRows = {
   /** The pair's chunks are positions `from[i]` … `to[i] - 1` (empty when the event produced nothing). */
   readonly from: Uint32Array
   readonly to: Uint32Array
+  /** The first event carrying a `finish_reason` (OpenAI-style wires), or -1: later deltas are flagged. */
+  readonly finishReasonAt: number
 }
 
 /**
@@ -41,7 +45,13 @@ export function buildAdapterRows(trace: WireTrace, total: number): AdapterRows {
     if (b > next) next = b
   }
   if (total > next) push(-1, next, total)
-  return { count, event: event.subarray(0, count), from: from.subarray(0, count), to: to.subarray(0, count) }
+  return {
+    count,
+    event: event.subarray(0, count),
+    from: from.subarray(0, count),
+    to: to.subarray(0, count),
+    finishReasonAt: firstFinishReasonEvent(trace),
+  }
 }
 
 /** The pair holding the chunk at `pos`, or -1 (before the first chunk, or out of range). */
@@ -50,6 +60,17 @@ export function rowOfChunk(rows: AdapterRows, pos: number): number {
   // `from` is non-decreasing: the last pair starting at or before `pos` holds it when its range covers it.
   const i = partitionPoint(rows.count, (row) => rows.from[row]! <= pos) - 1
   return i >= 0 && pos < rows.to[i]! ? i : -1
+}
+
+/** Why a pair's event produced no chunk, or a flag on its chunks (a delta after `finish_reason`); null: nothing to say. */
+export function explainRow(
+  rows: AdapterRows,
+  row: number,
+  trace: WireTrace,
+  chunks: readonly SourcedChunk[],
+): EventNote | null {
+  const event = rows.event[row]!
+  return event < 0 ? null : explainEvent(trace, event, chunks, rows.finishReasonAt)
 }
 
 /** Where clicking a pair seeks: after its last chunk (before the next chunk for an event that produced none). */
