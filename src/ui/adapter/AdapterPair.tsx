@@ -6,7 +6,7 @@ import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { SEVERITY_ICON } from '../findings/severity'
 import { markHiddenChars } from '../hiddenChars'
 import { indexOf, payloadPreview } from '../timeline/describeChunk'
-import type { EventNote } from './explainEvent'
+import { explainEvent } from './explainEvent'
 
 /** Chunks listed per pair; a JS snippet's single yield can produce thousands. */
 const SHOWN_CHUNKS = 12
@@ -35,8 +35,8 @@ type Props = {
   readonly to: number
   readonly state: PairState
   readonly notes: readonly Diagnostic[] | undefined
-  /** Why the event produced no chunk, or a flag on its chunks (a delta after `finish_reason`). */
-  readonly explanation: EventNote | null
+  /** The first event carrying a `finish_reason` (`AdapterRows.finishReasonAt`): deltas after it are flagged. */
+  readonly finishReasonAt: number
   readonly onSeek: (row: number) => void
   readonly measure: (el: HTMLElement | null) => void
   readonly top: number
@@ -44,10 +44,12 @@ type Props = {
 
 /** One raw wire event | the chunk rows it became. */
 export const AdapterPair = memo(function AdapterPair(props: Props) {
-  const { index, row, trace, chunks, event, from, to, state, notes, explanation, onSeek, measure, top } =
+  const { index, row, trace, chunks, event, from, to, state, notes, finishReasonAt, onSeek, measure, top } =
     props
   const raw = event < 0 ? null : trace.text.slice(trace.start[event]!, trace.end[event]!)
   const shown = Math.min(to, from + SHOWN_CHUNKS)
+  // Worked out here, per laid-out pair, so the memo holds while the cursor moves (one small JSON.parse per pair).
+  const explanation = event < 0 ? null : explainEvent(trace, event, chunks, finishReasonAt)
   const lines = []
   for (let pos = from; pos < shown; pos++) {
     const chunk = chunks[pos]!.chunk

@@ -8,7 +8,6 @@ import { AdapterPair, type PairState } from './AdapterPair'
 import {
   adapterCounts,
   buildAdapterRows,
-  explainRow,
   PAIR_WINDOW,
   rowOfChunk,
   seekTargetOfRow,
@@ -103,7 +102,7 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
                   to={rows.to[row]!}
                   state={stateOf(row)}
                   notes={notesByLine.get(trace.line[rows.event[row]!] ?? -1)}
-                  explanation={explainRow(rows, row, trace, attempt.chunks)}
+                  finishReasonAt={rows.finishReasonAt}
                   onSeek={onSeek}
                   measure={virtualizer.measureElement}
                   top={item.start}
