@@ -90,8 +90,11 @@ export class BlockAssembler {
   private storedUsage: TokenUsage | undefined
   private storedFinish: FinishReason | undefined
   private storedReplayState: ReplayEnvelope | undefined
-  /** Partials without a block; kept in step so checkpoint spacing can read it in O(1). */
-  private open = 0
+  /**
+   * The indexes of partials without a block, in first-seen order (an index opens once and freezes once). Kept in
+   * step so checkpoint spacing reads the count in O(1) and a snapshot visits only these, never the frozen ones.
+   */
+  private open = new Set<number>()
   private pushed = 0
   private storedFailure: PushFailure | undefined
   /** The index this push's `ensure` reached, so a push that throws after it can name its block. */
@@ -130,7 +133,7 @@ export class BlockAssembler {
         if (this.partials.has(chunk.index)) return { kind: 'ignored-duplicate-start', index: chunk.index }
         this.order.push(chunk.index)
         this.partials.set(chunk.index, { blockType: chunk.blockType, text: '', toolCallArguments: '' })
-        this.open += 1
+        this.open.add(chunk.index)
         return { kind: 'open', index: chunk.index, blockType: chunk.blockType }
       }
       case 'text-delta':
@@ -169,7 +172,7 @@ export class BlockAssembler {
         // Every later test is `if (partial.block)`: a falsy block freezes nothing, so it is not stored.
         if (!block) return { kind: 'close-without-block', index: chunk.index, implicit }
         partial.block = chunk.block
-        this.open -= 1
+        this.open.delete(chunk.index)
         return { kind: 'close', index: chunk.index, implicit, block: chunk.block }
       }
       case 'usage': {
@@ -198,7 +201,7 @@ export class BlockAssembler {
       partial = { blockType, text: '', toolCallArguments: '' }
       this.partials.set(index, partial)
       this.order.push(index)
-      this.open += 1
+      this.open.add(index)
     }
     return partial
   }
@@ -282,7 +285,7 @@ export class BlockAssembler {
 
   /** How many partials are still open (not frozen by a block-end). */
   get openCount(): number {
-    return this.open
+    return this.open.size
   }
 
   /** Indexes in first-seen order (not numeric order). Read-only view. */
@@ -306,7 +309,7 @@ export class BlockAssembler {
       copy.partials.set(index, partial.block ? partial : { ...partial })
     }
     copy.order = this.order.slice()
-    copy.open = this.open
+    copy.open = new Set(this.open)
     copy.adopt(this.totals())
     return copy
   }
@@ -335,10 +338,7 @@ export class BlockAssembler {
    */
   snapshot(): AssemblerSnapshot {
     const open: [number, PartialBlock][] = []
-    for (const index of this.order) {
-      const partial = this.mustGet(index)
-      if (!partial.block) open.push([index, { ...partial }])
-    }
+    for (const index of this.open) open.push([index, { ...this.mustGet(index) }])
     return { ...this.totals(), orderLength: this.order.length, open }
   }
 
@@ -348,7 +348,7 @@ export class BlockAssembler {
     restored.order = later.order.slice(0, snapshot.orderLength)
     for (const index of restored.order) restored.partials.set(index, later.mustGet(index))
     for (const [index, partial] of snapshot.open) restored.partials.set(index, { ...partial })
-    restored.open = snapshot.open.length
+    restored.open = new Set(snapshot.open.map(([index]) => index))
     restored.adopt(snapshot)
     return restored
   }
@@ -376,12 +376,12 @@ export class BlockAssembler {
   importState(state: AssemblerState): void {
     this.partials = new Map()
     this.order = []
-    this.open = 0
+    this.open = new Set()
     for (const [index, partial] of state.partials) {
       if (this.partials.has(index)) continue
       this.order.push(index)
       this.partials.set(index, { ...partial })
-      if (!partial.block) this.open += 1
+      if (!partial.block) this.open.add(index)
     }
     this.adopt({
       pushed: 0,
