@@ -6,12 +6,22 @@ import { fetchSource, sourceUrlParam, type FetchProgress } from './fetchSource'
 let server: Server
 let base = ''
 const body = 'x'.repeat(200_000)
+const chunkedClosed: boolean[] = []
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url === '/logs/session%201.jsonl') {
       response.writeHead(200, { 'content-length': String(body.length) })
       response.end(body)
+    } else if (request.url === '/chunked') {
+      // No content-length: only counting the bytes as they come can stop it.
+      response.writeHead(200)
+      const pump = () => {
+        while (!response.destroyed && response.write('y'.repeat(16_384)));
+        if (!response.destroyed) response.once('drain', pump)
+      }
+      response.on('close', () => chunkedClosed.push(true))
+      pump()
     } else if (request.url === '/private') {
       response.writeHead(403)
       response.end()
@@ -55,6 +65,13 @@ describe('fetchSource (?src=)', () => {
     expect(await fetchSource(`${base}/logs/session%201.jsonl`, { maxBytes: 1000 })).toMatchObject({
       error: expect.stringMatching(/larger than/),
     })
+  })
+
+  it('stops an endless body without a length at the cap and drops the download', async () => {
+    expect(await fetchSource(`${base}/chunked`, { maxBytes: 100_000 })).toMatchObject({
+      error: expect.stringMatching(/larger than/),
+    })
+    await expect.poll(() => chunkedClosed.length).toBe(1)
   })
 
   it('reads the src parameter', () => {
