@@ -21,6 +21,13 @@ const KEYS = {
 let mock: MockUpstream
 let proxy: ProxyServer
 let out: string
+/**
+ * The timeout tests' own proxy. Its 60 ms clocks run in this process, beside the mock upstream and the client:
+ * on a loaded machine a pause of the whole process outlasts them while bytes wait in the socket. Only the tests
+ * about timeouts race such a clock; the rest go through `proxy`, whose clocks are the defaults (minutes).
+ */
+let timing: ProxyServer
+let timingOut: string
 const logged: string[] = []
 
 beforeAll(async () => {
@@ -31,31 +38,39 @@ beforeAll(async () => {
     out,
     maxBodyBytes: 4096,
     allowedOrigins: ['https://chunkscope.example'],
-    timeouts: { connectMs: 200, firstByteMs: 60, idleMs: 60 },
     log: (line) => logged.push(line),
+  })
+  timingOut = mkdtempSync(join(tmpdir(), 'chunkscope-proxy-timeouts-'))
+  timing = await startProxy({
+    upstream: `${mock.url}/v1`,
+    out: timingOut,
+    timeouts: { connectMs: 200, firstByteMs: 60, idleMs: 60 },
   })
 })
 
 afterAll(async () => {
   await proxy?.close()
+  await timing?.close()
   await mock?.close()
   rmSync(out, { recursive: true, force: true })
+  rmSync(timingOut, { recursive: true, force: true })
 })
 
 type Answer = { status: number; headers: IncomingHttpHeaders; text: string; complete: boolean }
 
-/** One raw request to the proxy, Host and Origin as given (Node sets Host from the URL unless told). */
+/** One raw request to the proxy (`via`), Host and Origin as given (Node sets Host from the URL unless told). */
 function send(
   method: string,
   path: string,
   headers: Record<string, string | undefined>,
   body?: string | Buffer,
+  via: ProxyServer = proxy,
 ): Promise<Answer> {
   const set: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) set[name] = value
   return new Promise((resolve, reject) => {
     const req = request(
-      `${proxy.url}${path}`,
+      `${via.url}${path}`,
       { method, headers: set, agent: false, setHost: !('host' in set) },
       (res) => {
         let text = ''
@@ -211,35 +226,37 @@ describe('chunkscope proxy: request bodies', () => {
 })
 
 /** The capture of the latest request, once durable, and its log's last attempt. */
-async function lastCapture() {
-  await proxy.settled()
-  const capture = proxy.captures().at(-1)!
-  const source = loadSource(readFileSync(join(out, capture.file), 'utf8'), capture.file)
+async function lastCapture(from = { proxy, out }) {
+  await from.proxy.settled()
+  const capture = from.proxy.captures().at(-1)!
+  const source = loadSource(readFileSync(join(from.out, capture.file), 'utf8'), capture.file)
   const chunks = source.sessions[0]!.streams[0]!.chunks.map((sourced) => sourced.chunk)
   return { capture, finish: chunks.at(-1) }
 }
 
 describe('chunkscope proxy: hostile upstreams', () => {
   it('a hanging upstream: 504 TIMEOUT to the client, a TIMEOUT finish in the capture', async () => {
-    const answer = await send('POST', '/v1/chat/completions', { 'x-mock-hostile': 'hang' }, chatBody())
+    const hostile = { 'x-mock-hostile': 'hang' }
+    const answer = await send('POST', '/v1/chat/completions', hostile, chatBody(), timing)
     expect(answer.status).toBe(504)
     expect(JSON.parse(answer.text).error).toEqual({
       message: `chunkscope proxy: the upstream ${mock.url} sent nothing: no response within 60 ms`,
       code: 'TIMEOUT',
     })
-    const { capture, finish } = await lastCapture()
+    const { capture, finish } = await lastCapture({ proxy: timing, out: timingOut })
     expect(capture.state).toBe('error')
     expect(finish).toMatchObject({ type: 'finish', reason: { kind: 'error', failure: { code: 'TIMEOUT' } } })
     await expect(mock.requests.at(-1)!.closed).resolves.toBe('client-closed')
   })
 
   it('an upstream that stalls mid-stream: the client keeps what came, then the body is cut; TIMEOUT captured', async () => {
-    const answer = await send('POST', '/v1/chat/completions', { 'x-mock-hostile': 'stall' }, chatBody())
+    const hostile = { 'x-mock-hostile': 'stall' }
+    const answer = await send('POST', '/v1/chat/completions', hostile, chatBody(), timing)
     expect(answer.status).toBe(200)
     expect(answer.complete).toBe(false)
     expect(answer.text).toContain('"content":"and then"')
     expect(answer.text).toContain('no body byte within 60 ms (TIMEOUT)')
-    const { capture, finish } = await lastCapture()
+    const { capture, finish } = await lastCapture({ proxy: timing, out: timingOut })
     expect(capture.state).toBe('error')
     expect(finish).toMatchObject({ reason: { kind: 'error', failure: { code: 'TIMEOUT' } } })
   })
