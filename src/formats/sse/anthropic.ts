@@ -9,7 +9,7 @@ import {
 import { piAiFinish } from './piAiFailure'
 import { parseJsonWithRepair, parseStreamingJson } from './piAiJson'
 import { modelOf } from './piAiSse'
-import { NO_NOTES, type TranslatorNote, type WireTranslator } from './translator'
+import { noteBuffer, type WireTranslator } from './translator'
 
 /** pi-ai's content block while it streams; `wire` is the Anthropic `index` it answers to until its stop. */
 type PiBlock =
@@ -69,11 +69,10 @@ export function createAnthropicTranslator(): WireTranslator {
   let summarized = false
   let sawStop = false
   let finished = false
-  let notes: TranslatorNote[] = []
+  const notes = noteBuffer()
   const skipped = new Map<string, number>()
   let skippedDeltas = 0
-  const note = (key: string, severity: TranslatorNote['severity'], message: string) =>
-    void notes.push({ key, severity, message })
+  const note = notes.note
   const find = (wire: unknown) => blocks.findIndex((block) => block.wire === wire)
 
   const usageChunk = (): StreamChunk => ({ type: 'usage', usage: mapUsage(usage) })
@@ -313,12 +312,7 @@ export function createAnthropicTranslator(): WireTranslator {
     get finished() {
       return finished
     },
-    takeNotes() {
-      if (notes.length === 0) return NO_NOTES
-      const taken = notes
-      notes = []
-      return taken
-    },
+    takeNotes: notes.take,
   }
 
   function replayEnvelope(): ReplayEnvelope {

@@ -1,5 +1,5 @@
 import { parseJsonWithRepair } from './piAiJson'
-import type { SseScan } from './sseEvents'
+import { emptyScan, type SseScan } from './sseEvents'
 
 /** One event as pi-ai's Anthropic reader cuts it. */
 export type PiAiSseEvent = {
@@ -28,14 +28,7 @@ export function scanPiAiSse(
   firstLine = 1,
 ): SseScan {
   // pi-ai reads a last line without a line break, so nothing is ever torn here.
-  const scan: SseScan = {
-    comments: 0,
-    strange: [],
-    strangeCount: 0,
-    tornTail: null,
-    unterminatedLast: null,
-    undispatched: null,
-  }
+  const scan: SseScan = emptyScan()
   let pos = from === 0 && text.charCodeAt(0) === 0xfeff ? 1 : from
   let lineNo = firstLine - 1
   let name: string | null = null

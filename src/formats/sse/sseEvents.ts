@@ -34,6 +34,18 @@ export type SseScan = {
   undispatched: { start: number; end: number; line: number } | null
 }
 
+/** A scan that has seen nothing yet. */
+export function emptyScan(): SseScan {
+  return {
+    comments: 0,
+    strange: [],
+    strangeCount: 0,
+    tornTail: null,
+    unterminatedLast: null,
+    undispatched: null,
+  }
+}
+
 const MAX_STRANGE = 20
 const LF = 10
 const CR = 13
@@ -60,14 +72,7 @@ export type SseParserOptions = {
  * parser.feed(':1}\n\n') // [{ data: '{"a":1}', event: '', start: 0, end: 13, line: 1 }]
  */
 export class SseParser {
-  readonly scan: SseScan = {
-    comments: 0,
-    strange: [],
-    strangeCount: 0,
-    tornTail: null,
-    unterminatedLast: null,
-    undispatched: null,
-  }
+  readonly scan: SseScan = emptyScan()
   private readonly library: EventSourceParser
   private pieces: string[] = []
   /** Offset of the unfinished line's first character. */

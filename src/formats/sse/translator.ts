@@ -32,6 +32,23 @@ export function describeParseError(data: string, error: unknown): string {
 /** What `takeNotes()` returns when there is nothing to say (no allocation per event). */
 export const NO_NOTES: readonly TranslatorNote[] = Object.freeze([])
 
+/** The notes a translator collects between two `takeNotes()` calls. */
+export function noteBuffer(): {
+  note(key: string, severity: TranslatorNote['severity'], message: string): void
+  take(): readonly TranslatorNote[]
+} {
+  let notes: TranslatorNote[] = []
+  return {
+    note: (key, severity, message) => void notes.push({ key, severity, message }),
+    take() {
+      if (notes.length === 0) return NO_NOTES
+      const taken = notes
+      notes = []
+      return taken
+    },
+  }
+}
+
 /** What a dialect's code gets from {@link makeTranslator}: notes, failures, and the end of the stream. */
 export type TranslatorKit = {
   note(key: string, severity: TranslatorNote['severity'], message: string): void
@@ -54,9 +71,9 @@ export type Dialect = {
  */
 export function makeTranslator(eofMessage: string, build: (kit: TranslatorKit) => Dialect): WireTranslator {
   let finished = false
-  let notes: TranslatorNote[] = []
+  const notes = noteBuffer()
   const kit: TranslatorKit = {
-    note: (key, severity, message) => void notes.push({ key, severity, message }),
+    note: notes.note,
     fail: (code, message) => {
       finished = true
       return [{ type: 'finish', reason: { kind: 'error', failure: { message, code } } }]
@@ -82,11 +99,6 @@ export function makeTranslator(eofMessage: string, build: (kit: TranslatorKit) =
     get finished() {
       return finished
     },
-    takeNotes() {
-      if (notes.length === 0) return NO_NOTES
-      const taken = notes
-      notes = []
-      return taken
-    },
+    takeNotes: notes.take,
   }
 }
