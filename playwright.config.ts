@@ -28,6 +28,8 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         viewport: { width: 1440, height: 900 },
+        // The UI follows the browser's language (docs/i18n.md): the specs read English unless they choose another.
+        locale: 'en-US',
         launchOptions: {
           ...(executablePath === undefined ? {} : { executablePath }),
           args: CHROMIUM_ARGS,

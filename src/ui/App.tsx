@@ -3,6 +3,7 @@ import { TimelineOrAdapter } from './adapter/TimelineOrAdapter'
 import { BlocksPanel } from './blocks/BlocksPanel'
 import { IgnoredPanel } from './blocks/IgnoredPanel'
 import { FindingsPanel } from './findings/FindingsPanel'
+import { useLangSync } from './i18n/useLangSync'
 import { Lanes } from './lanes/Lanes'
 import { LivePanel } from './live/LivePanel'
 import { Resizer } from './layout/Resizer'
@@ -43,6 +44,7 @@ function useSizes(): [Sizes, (patch: Partial<Sizes>) => void] {
 
 /** The workbench: one page of resizable panes around the selected stream (DESIGN.md). */
 export function App() {
+  useLangSync()
   useUrlSync()
   useKeyboard()
   usePlayback()

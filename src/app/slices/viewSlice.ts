@@ -1,4 +1,5 @@
 import type { ChunkType } from '../../core/protocol'
+import type { Lang } from '../i18n/lang'
 import type { SliceApi } from './sliceApi'
 
 export type Theme = 'system' | 'light' | 'dark'
@@ -21,6 +22,8 @@ export type ViewState = {
   readonly theme: Theme
   readonly filter: TimelineFilter
   readonly helpOpen: boolean
+  /** The interface language (`app/i18n/lang.ts`); the UI renders its catalogue. */
+  readonly lang: Lang
 }
 
 export type ViewActions = {
@@ -29,6 +32,7 @@ export type ViewActions = {
   setFilter(patch: Partial<TimelineFilter>): void
   toggleRun(head: number): void
   setHelpOpen(open: boolean): void
+  setLang(lang: Lang): void
 }
 
 export const initialFilter: TimelineFilter = {
@@ -41,7 +45,7 @@ export const initialFilter: TimelineFilter = {
 
 export function createViewSlice({ set, get }: SliceApi): { state: ViewState; actions: ViewActions } {
   return {
-    state: { finalMode: 'cursor', theme: 'system', filter: initialFilter, helpOpen: false },
+    state: { finalMode: 'cursor', theme: 'system', filter: initialFilter, helpOpen: false, lang: 'en' },
     actions: {
       setFinalMode(finalMode) {
         set({ finalMode })
@@ -63,6 +67,9 @@ export function createViewSlice({ set, get }: SliceApi): { state: ViewState; act
       },
       setHelpOpen(helpOpen) {
         set({ helpOpen })
+      },
+      setLang(lang) {
+        set({ lang })
       },
     },
   }

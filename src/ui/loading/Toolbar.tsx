@@ -1,4 +1,6 @@
 import { ExportMenu } from '../share/ExportMenu'
+import { LangSwitch } from '../i18n/LangSwitch'
+import { useT } from '../i18n/useT'
 import { FORMAT_LABELS } from '../../formats/registry'
 import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
@@ -20,6 +22,7 @@ type Props = {
 }
 
 export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
+  const t = useT()
   const { openFile } = useSourceLoader()
   const { setHelpOpen } = useChunkscope((s) => s.actions)
   const origin = useChunkscope((s) => s.origin)
@@ -42,10 +45,10 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
       <h1 className="mr-2 text-sm font-semibold">Chunkscope</h1>
       {/* One control named "Open file": the file input itself, visually hidden inside a label styled as a button. */}
       <label className="btn cursor-pointer focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-sky-500">
-        Open file
+        {t('toolbar.openFile')}
         <input
           type="file"
-          aria-label="Open file"
+          aria-label={t('toolbar.openFile')}
           className="sr-only"
           onChange={(event) => {
             const file = event.target.files?.[0]
@@ -72,6 +75,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
         <ShareButton />
         <ExportMenu />
         <PassphraseDialog />
+        <LangSwitch />
         <ThemeSwitch />
         <button
           type="button"

@@ -4,6 +4,8 @@ import { encodeShareLink } from '../../formats/share/shareLink'
 import { scopeOf, type ShareChoice } from './buildShareView'
 import { checkShare } from './checkShare'
 import { describeFidelity } from './shareFidelity'
+import { useLang } from '../i18n/useT'
+import { withLangParam } from '../../app/i18n/lang'
 
 export type ShareLinkState =
   | { readonly kind: 'busy' }
@@ -26,10 +28,13 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase: string): ShareLinkState {
   // Each result remembers what it was made from: a newer choice reads as busy at once, before its timer fires.
   const [result, setResult] = useState<{ made: readonly unknown[]; state: ShareLinkState } | null>(null)
-  const made = [input, choice, passphrase]
+  // The link opens in the sender's language (`?lang=`); an English one leaves it to the opener's browser.
+  const lang = useLang()
+  const langQuery = lang === 'en' ? '' : withLangParam('', lang)
+  const made = [input, choice, passphrase, langQuery]
   useEffect(() => {
     let current = true
-    const made = [input, choice, passphrase]
+    const made = [input, choice, passphrase, langQuery]
     const setState = (state: ShareLinkState) => setResult({ made, state })
     const timer = window.setTimeout(async () => {
       await nextTask()
@@ -37,7 +42,7 @@ export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase:
       try {
         const payload = buildSharePayload(input, scopeOf(choice, input))
         const fragment = await encodeShareLink(payload, passphrase === '' ? {} : { passphrase })
-        const url = `${window.location.origin}${window.location.pathname}#${fragment}`
+        const url = `${window.location.origin}${window.location.pathname}${langQuery}#${fragment}`
         const report = checkShare(input, payload)
         const warning = report === null ? null : describeFidelity(report)
         if (current) setState({ kind: 'ready', url, encrypted: passphrase !== '', warning })
@@ -50,7 +55,7 @@ export function useShareLink(input: ShareInput, choice: ShareChoice, passphrase:
       current = false
       window.clearTimeout(timer)
     }
-  }, [input, choice, passphrase])
+  }, [input, choice, passphrase, langQuery])
   const fresh = result !== null && result.made.every((value, i) => value === made[i])
   return fresh ? result.state : { kind: 'busy' }
 }
