@@ -6,14 +6,16 @@ import { CATALOGUES, translate } from './translate'
 
 type Node = { type: number; value?: string; options?: Record<string, { value: Node[] }>; children?: Node[] }
 
-/** Each ICU argument of a message as `name:kind` (kind: plain, number, plural, select, tag, …). */
+/**
+ * The names of a message's ICU arguments. Names, not kinds: English may need `{n, plural, …}` for a word form that
+ * Chinese and Japanese write once with a plain `{n}`.
+ */
 function placeholders(message: string, lang: string): string[] {
-  const kinds = ['literal', 'plain', 'number', 'date', 'time', 'select', 'plural', 'pound', 'tag']
   const found = new Set<string>()
   const walk = (nodes: readonly Node[]) => {
     for (const node of nodes) {
-      if (node.value !== undefined && node.type !== 0 && node.type !== 7)
-        found.add(`${node.value}:${kinds[node.type] ?? node.type}`)
+      // Type 0 is literal text, 7 the `#` of a plural; the others carry an argument name in `value`.
+      if (node.value !== undefined && node.type !== 0 && node.type !== 7) found.add(node.value)
       for (const option of Object.values(node.options ?? {})) walk(option.value)
       if (node.children) walk(node.children)
     }

@@ -39,6 +39,12 @@ export function translate(lang: Lang, key: MessageKey, params?: MessageParams): 
   }
 }
 
+/** A translator bound to one language: what `useT()` returns and pure builders take as a parameter. */
+export type T = (key: MessageKey, params?: MessageParams) => string
+
+/** The English translator: the default of pure builders, so their tests read English. */
+export const english: T = (key, params) => translate('en', key, params)
+
 /** Whether `key` names a message (for ids that come from data, such as rule ids). */
 export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(en, key)

@@ -1,9 +1,9 @@
 import { useCallback } from 'react'
 import type { Lang } from '../../app/i18n/lang'
 import { useChunkscope } from '../StoreContext'
-import { translate, type MessageKey, type MessageParams } from './translate'
+import { translate, type T } from './translate'
 
-export type T = (key: MessageKey, params?: MessageParams) => string
+export type { T } from './translate'
 
 /**
  * The translator for the store's current language: `const t = useT(); t('toolbar.openFile')`. Components

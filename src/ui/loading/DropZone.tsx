@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
+import { useT } from '../i18n/useT'
 import { useSourceLoader } from './useSourceLoader'
 
 /** Drop a file anywhere on the page; an overlay says where it will go while dragging. */
 export function DropZone() {
+  const t = useT()
   const { openFile } = useSourceLoader()
   const [over, setOver] = useState(false)
   useEffect(() => {
@@ -43,7 +45,7 @@ export function DropZone() {
   return (
     <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-500/10 ring-4 ring-sky-500 ring-inset">
       <p className="rounded bg-white px-4 py-2 text-sm font-medium shadow dark:bg-slate-900">
-        Drop to open the stream
+        {t('drop.hint')}
       </p>
     </div>
   )

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useT } from '../i18n/useT'
 import { useSourceLoader } from './useSourceLoader'
 
 /**
@@ -6,6 +7,7 @@ import { useSourceLoader } from './useSourceLoader'
  * field loads the clipboard text directly).
  */
 export function PasteDialog() {
+  const t = useT()
   const { openText } = useSourceLoader()
   const dialog = useRef<HTMLDialogElement>(null)
   const [text, setText] = useState('')
@@ -27,11 +29,11 @@ export function PasteDialog() {
   return (
     <>
       <button type="button" className="btn" onClick={() => dialog.current?.showModal()}>
-        Paste
+        {t('toolbar.paste')}
       </button>
       <dialog
         ref={dialog}
-        aria-label="Paste a stream"
+        aria-label={t('paste.title')}
         className="m-auto w-[40rem] max-w-[90vw] rounded-lg border border-slate-300 bg-white p-4 text-slate-900 shadow-xl backdrop:bg-black/40 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       >
         <form
@@ -42,11 +44,11 @@ export function PasteDialog() {
           }}
         >
           <label className="mb-2 block text-sm font-semibold" htmlFor="paste-box">
-            Paste a session log, chunk NDJSON or a JSON array of chunks
+            {t('paste.prompt')}
           </label>
           <textarea
             id="paste-box"
-            aria-label="Paste box"
+            aria-label={t('paste.box')}
             value={text}
             onChange={(e) => setText(e.target.value)}
             className="field h-64 w-full font-mono"
@@ -54,13 +56,13 @@ export function PasteDialog() {
           />
           <div className="mt-2 flex justify-end gap-2">
             <button type="button" className="btn" onClick={() => dialog.current?.close()}>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button
               type="submit"
               className="btn border-sky-600 bg-sky-600 text-white hover:bg-sky-700 dark:bg-sky-700"
             >
-              Load
+              {t('paste.load')}
             </button>
           </div>
         </form>

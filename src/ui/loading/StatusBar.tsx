@@ -1,14 +1,16 @@
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 
 const PHASE = {
-  reading: 'Reading',
-  parsing: 'Parsing',
-  transferring: 'Receiving',
-  replaying: 'Replaying',
+  reading: 'status.reading',
+  parsing: 'status.parsing',
+  transferring: 'status.transferring',
+  replaying: 'status.replaying',
 } as const
 
 /** Progress while loading, and the error banner when an input could not be read (what and where). */
 export function StatusBar() {
+  const t = useT()
   const status = useChunkscope((s) => s.status)
   const progress = useChunkscope((s) => s.progress)
   const error = useChunkscope((s) => s.error)
@@ -17,9 +19,9 @@ export function StatusBar() {
     <>
       {status === 'loading' && progress !== null && (
         <div className="flex items-center gap-2 border-b border-slate-200 px-2 py-1 text-xs dark:border-slate-700">
-          <span>{PHASE[progress.phase]}…</span>
+          <span>{t(PHASE[progress.phase])}</span>
           <progress
-            aria-label="Loading progress"
+            aria-label={t('status.progress')}
             className="h-2 w-64"
             max={progress.total || 1}
             value={progress.total ? progress.done : undefined}
@@ -36,7 +38,7 @@ export function StatusBar() {
         >
           <span className="font-mono break-all">{error}</span>
           <button type="button" className="btn ml-auto shrink-0" onClick={dismissError}>
-            Dismiss
+            {t('common.dismiss')}
           </button>
         </div>
       )}

@@ -1,12 +1,15 @@
 import { useEffect } from 'react'
 import type { Theme } from '../../app/store'
+import type { MessageKey } from '../i18n/translate'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 
 const NEXT: Record<Theme, Theme> = { system: 'light', light: 'dark', dark: 'system' }
-const LABEL: Record<Theme, string> = { system: '◐ System', light: '☀ Light', dark: '☾ Dark' }
+const LABEL: Record<Theme, MessageKey> = { system: 'theme.system', light: 'theme.light', dark: 'theme.dark' }
 
 /** Light / dark / follow the system; the choice is kept in localStorage and applied as a class on <html>. */
 export function ThemeSwitch() {
+  const t = useT()
   const theme = useChunkscope((s) => s.theme)
   const { setTheme } = useChunkscope((s) => s.actions)
   useEffect(() => {
@@ -24,10 +27,10 @@ export function ThemeSwitch() {
       type="button"
       className="btn"
       onClick={() => setTheme(NEXT[theme])}
-      aria-label={`Theme: ${theme}`}
-      title="Switch theme"
+      aria-label={t('theme.label', { theme })}
+      title={t('theme.switch')}
     >
-      {LABEL[theme]}
+      {t(LABEL[theme])}
     </button>
   )
 }

@@ -32,15 +32,15 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
     origin === null
       ? null
       : origin.kind === 'example'
-        ? `example: ${origin.id}`
+        ? t('toolbar.exampleName', { id: origin.id })
         : origin.kind === 'live'
           ? ''
           : origin.name
 
   return (
-    <header className="flex h-9 shrink-0 items-center gap-2 [&>.btn]:shrink-0 [&>details]:shrink-0 [&>div]:shrink-0 [&>h1]:shrink-0 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
+    <header className="flex min-h-9 shrink-0 flex-wrap items-center gap-x-2 gap-y-1 py-1 [&>.btn]:shrink-0 [&>details]:shrink-0 [&>div]:shrink-0 [&>h1]:shrink-0 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-700 dark:bg-slate-950">
       <button type="button" className="btn wide:hidden" aria-expanded={outlineOpen} onClick={onToggleOutline}>
-        ☰ Outline
+        {t('toolbar.outline')}
       </button>
       <h1 className="mr-2 text-sm font-semibold">Chunkscope</h1>
       {/* One control named "Open file": the file input itself, visually hidden inside a label styled as a button. */}
@@ -61,7 +61,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
       <ExamplesMenu />
       <LiveButton onShow={onLive} />
       {name !== null && (
-        <span className="ml-2 truncate text-xs text-slate-500 dark:text-slate-400" title={name}>
+        <span className="ml-2 min-w-0 truncate text-xs text-slate-600 dark:text-slate-300" title={name}>
           {name}
           {format !== null && (
             <span className="ml-1 rounded bg-slate-200 px-1 dark:bg-slate-700" title={format}>
@@ -71,7 +71,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
         </span>
       )}
       <LinkBadges />
-      <div className="ml-auto flex items-center gap-1">
+      <div className="ml-auto flex flex-wrap items-center gap-1">
         <ShareButton />
         <ExportMenu />
         <PassphraseDialog />
@@ -81,8 +81,8 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
           type="button"
           className="btn"
           onClick={() => setHelpOpen(true)}
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
+          aria-label={t('toolbar.keys')}
+          title={t('toolbar.keysTitle')}
         >
           ?
         </button>

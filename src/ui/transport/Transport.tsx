@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { SPEEDS } from '../../app/store'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { buildExplanation } from './buildExplanation'
 import { buildMarkers, type Marker } from './buildMarkers'
@@ -13,6 +14,7 @@ const TONE: Record<Marker['tone'], string> = {
 
 /** The transport bar: step buttons, play, speed, the scrubber with markers, "k / N" and the explanation line. */
 export function Transport() {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const frame = useChunkscope((s) => s.frame)
   const k = useChunkscope((s) => s.k)
@@ -26,17 +28,17 @@ export function Transport() {
 
   return (
     <section
-      aria-label="Transport"
+      aria-label={t('transport.region')}
       className="border-t border-slate-200 bg-slate-50 px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
     >
-      <div className="flex items-center gap-1">
+      <div className="flex flex-wrap items-center gap-1">
         <button
           type="button"
           className="btn"
           disabled={disabled || k === 0}
           onClick={() => seekTo(0)}
-          aria-label="First"
-          title="First (Home)"
+          aria-label={t('transport.first')}
+          title={t('transport.firstTitle')}
         >
           |◀
         </button>
@@ -45,28 +47,28 @@ export function Transport() {
           className="btn"
           disabled={disabled || k === 0}
           onClick={() => stepBy(-1)}
-          aria-label="Previous chunk"
-          title="Previous chunk (←)"
+          aria-label={t('transport.prev')}
+          title={t('transport.prevTitle')}
         >
           ◀
         </button>
         <button
           type="button"
-          className="btn w-16"
+          className="btn min-w-16"
           disabled={disabled}
           onClick={togglePlay}
-          aria-label={playing ? 'Pause' : 'Play'}
-          title="Play / pause (Space)"
+          aria-label={playing ? t('transport.pause') : t('transport.play')}
+          title={t('transport.playTitle')}
         >
-          {playing ? '❚❚ Pause' : '▶ Play'}
+          {playing ? t('transport.pauseShown') : t('transport.playShown')}
         </button>
         <button
           type="button"
           className="btn"
           disabled={disabled || k >= total}
           onClick={() => stepBy(1)}
-          aria-label="Next chunk"
-          title="Next chunk (→)"
+          aria-label={t('transport.next')}
+          title={t('transport.nextTitle')}
         >
           ▶
         </button>
@@ -75,18 +77,18 @@ export function Transport() {
           className="btn"
           disabled={disabled || k >= total}
           onClick={() => seekTo(total)}
-          aria-label="Last"
-          title="Last (End)"
+          aria-label={t('transport.last')}
+          title={t('transport.lastTitle')}
         >
           ▶|
         </button>
         <label className="ml-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-300">
-          Speed
+          {t('transport.speed')}
           <select
             className="field py-0"
             value={speed}
             onChange={(e) => setSpeed(Number(e.target.value))}
-            aria-label="Playback speed"
+            aria-label={t('transport.speedLabel')}
           >
             {SPEEDS.map((s) => (
               <option key={s} value={s}>
@@ -97,12 +99,12 @@ export function Transport() {
         </label>
         <label className="flex items-center gap-1 text-xs text-slate-600 dark:text-slate-300">
           <input type="checkbox" checked={originalTiming} onChange={toggleOriginalTiming} />
-          original timing
+          {t('transport.originalTiming')}
         </label>
-        <div className="relative mx-2 flex-1">
+        <div className="relative mx-2 min-w-40 flex-1">
           <input
             type="range"
-            aria-label="Cursor"
+            aria-label={t('transport.cursor')}
             className="w-full accent-sky-600"
             min={0}
             max={total}
@@ -120,16 +122,21 @@ export function Transport() {
             ))}
           </div>
         </div>
-        <output aria-label="Position" className="min-w-24 text-right font-mono text-xs tabular-nums">
+        <output
+          aria-label={t('transport.position')}
+          className="min-w-24 text-right font-mono text-xs tabular-nums"
+        >
           {k} / {total}
         </output>
       </div>
+      {/* A polite live region: screen readers read each step's narration as the cursor moves or plays. */}
       <p
+        role="status"
         aria-live="polite"
-        aria-label="Explanation"
+        aria-label={t('transport.explanation')}
         className="truncate px-1 pt-0.5 font-mono text-xs text-slate-700 dark:text-slate-300"
       >
-        {engine !== null && frame !== null ? buildExplanation(engine, frame) : 'Load a stream to begin.'}
+        {engine !== null && frame !== null ? buildExplanation(engine, frame, t) : t('transport.empty')}
       </p>
     </section>
   )

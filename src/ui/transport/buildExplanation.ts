@@ -1,80 +1,90 @@
 import { showValue as show } from '../../core/checks'
 import type { Effect } from '../../core/effects'
 import type { ReplayEngine, ReplayFrame } from '../../core/ReplayEngine'
+import { english, type T } from '../i18n/translate'
 
 /**
  * The plain-words line for the current step, e.g. "seq 41: text-delta for block 0 ignored — block 0 was frozen by
- * block-end at seq 38". Teaching is the point: say what the assembler did and, for ignored chunks, why.
+ * block-end at seq 38". Teaching is the point: say what the assembler did and, for ignored chunks, why. In the
+ * language of `t` (docs/i18n.md); chunk types and protocol words stay as the protocol spells them.
  */
-export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame): string {
+export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame, t: T = english): string {
   if (frame.last === null) {
-    return frame.total === 0
-      ? 'This stream has no chunks.'
-      : `Nothing applied yet: ${frame.total} chunks to go.`
+    return frame.total === 0 ? t('explain.empty') : t('explain.start', { total: frame.total })
   }
   const { chunk, effect } = frame.last
-  const type = chunk.chunk.type
-  const at = `seq ${chunk.seq}: ${show(type)}`
+  const at = t('explain.at', { seq: chunk.seq, type: show(chunk.chunk.type) })
   const frozenBy = (index: number): string => {
     const closedAt = engine.life(index)?.closedAt
     const closer = closedAt === null || closedAt === undefined ? undefined : engine.chunks[closedAt]
-    return closer === undefined ? '' : ` — block ${show(index)} was frozen by block-end at seq ${closer.seq}`
+    return closer === undefined ? '' : t('explain.frozenBy', { index: show(index), seq: closer.seq })
   }
   const opened = (e: Effect): string =>
-    'implicit' in e && e.implicit
-      ? ` (opening block ${show(e.index)} implicitly: no block-start came first)`
-      : ''
+    'implicit' in e && e.implicit ? t('explain.implicit', { index: show(e.index) }) : ''
   switch (effect.kind) {
     case 'open':
-      return `${at} opened block ${show(effect.index)} as ${show(effect.blockType)}.`
+      return t('explain.open', { at, index: show(effect.index), blockType: show(effect.blockType) })
     case 'append-text':
-      return `${at} appended ${plural(effect.chars, 'char')} to block ${show(effect.index)}${opened(effect)}.`
+      return t('explain.appendText', {
+        at,
+        chars: effect.chars,
+        index: show(effect.index),
+        opened: opened(effect),
+      })
     case 'append-arguments': {
-      const changes = [
-        effect.idChanged ? 'the tool-call id changed (every delta overwrites it)' : '',
-        effect.nameChanged ? 'the name changed' : '',
-      ]
-        .filter(Boolean)
-        .join('; ')
-      return `${at} appended ${plural(effect.chars, 'char')} of arguments to block ${show(effect.index)}${opened(effect)}${changes ? `; ${changes}` : ''}.`
+      const changes =
+        effect.idChanged && effect.nameChanged
+          ? t('explain.changes.both')
+          : effect.idChanged
+            ? t('explain.changes.id')
+            : effect.nameChanged
+              ? t('explain.changes.name')
+              : ''
+      return t('explain.appendArguments', {
+        at,
+        chars: effect.chars,
+        index: show(effect.index),
+        opened: opened(effect),
+        changes,
+      })
     }
     case 'close':
-      return `${at} froze block ${show(effect.index)} as ${show((effect.block as { type?: unknown }).type)}${opened(effect)}; the block-end's block is authoritative from here on.`
+      return t('explain.close', {
+        at,
+        index: show(effect.index),
+        blockType: show((effect.block as { type?: unknown }).type),
+        opened: opened(effect),
+      })
     case 'ignored-duplicate-start':
-      return `${at} for block ${show(effect.index)} ignored — block ${show(effect.index)} was already seen; a second block-start never retypes or reopens it.`
+      return t('explain.duplicateStart', { at, index: show(effect.index) })
     case 'ignored-straggler':
-      return `${at} for block ${show(effect.index)} ignored${frozenBy(effect.index)}.`
+      return t('explain.straggler', { at, index: show(effect.index), frozenBy: frozenBy(effect.index) })
     case 'ignored-reclose':
-      return `${at} for block ${show(effect.index)} ignored — the first block-end wins${frozenBy(effect.index)}.`
+      return t('explain.reclose', { at, index: show(effect.index), frozenBy: frozenBy(effect.index) })
     case 'usage-set':
-      return `${at} set the token usage.`
+      return t('explain.usageSet', { at })
     case 'usage-replaced':
-      return `${at} replaced the earlier usage (the last one wins, never summed).`
+      return t('explain.usageReplaced', { at })
     case 'finish-set':
-      return `${at} set the finish reason to ${show(frame.finish.kind)}.`
+      return t('explain.finishSet', { at, reason: show(frame.finish.kind) })
     case 'finish-replaced':
-      return `${at} replaced the earlier finish with ${show(frame.finish.kind)} (the last one wins).`
+      return t('explain.finishReplaced', { at, reason: show(frame.finish.kind) })
     case 'unknown-chunk':
-    case 'push-error': {
-      const what = effect.kind === 'unknown-chunk' ? 'is not one of the seven chunk types' : 'cannot be read'
-      return `${at} ${what}: the harness's push throws "${effect.error}". Its agent loop has already logged this chunk; it stops reading the stream here, writes no assistant/message and ends the turn in an error with code UNKNOWN and that message.`
-    }
+      return t('explain.unknownChunk', { at, error: effect.error })
+    case 'push-error':
+      return t('explain.pushError', { at, error: effect.error })
     case 'close-without-block':
-      return `${at} for block ${show(effect.index)} carries no block object the harness can see (its test is \`if (partial.block)\`): block ${show(effect.index)} stays open and still assembles from its deltas${opened(effect)}.`
+      return t('explain.closeWithoutBlock', { at, index: show(effect.index), opened: opened(effect) })
     case 'after-error':
-      return `${at} never reaches the harness's assembler: ${thrownAt(engine)}, and the harness stopped reading the stream there (its own log would end at that chunk). Nothing here changes the result.`
+      return t('explain.afterError', { at, thrown: thrownAt(engine, t) })
   }
 }
 
 /** "its push threw at seq 12 (\"…\")": where the stream's throw happened, for the chunks after it. */
-function thrownAt(engine: ReplayEngine): string {
+function thrownAt(engine: ReplayEngine, t: T): string {
   const pos = engine.result.errorPos
   const chunk = pos === null ? undefined : engine.chunks[pos]
   return chunk === undefined
-    ? 'an earlier push threw'
-    : `the push of seq ${chunk.seq} threw "${engine.result.error ?? ''}"`
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
+    ? t('explain.thrownEarlier')
+    : t('explain.thrownAt', { seq: chunk.seq, error: engine.result.error ?? '' })
 }

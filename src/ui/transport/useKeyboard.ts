@@ -1,20 +1,21 @@
 import { useEffect } from 'react'
+import type { MessageKey } from '../i18n/translate'
 import { useChunkscopeStore } from '../StoreContext'
 
 /** The workbench's keys, listed by the `?` dialog; one table so the dialog and the handler cannot drift apart. */
-export const KEYS: readonly { readonly keys: string; readonly action: string }[] = [
-  { keys: '← / →', action: 'Previous / next chunk' },
-  { keys: 'Shift+← / Shift+→', action: 'Previous / next block boundary (a block opens or closes)' },
-  { keys: 'Home / End', action: 'First (nothing applied) / last (everything applied)' },
-  { keys: 'Space', action: 'Play / pause' },
-  { keys: '/', action: 'Search the timeline payloads (Enter / Shift+Enter: next / previous match)' },
-  { keys: '↑ / ↓, PgUp / PgDn', action: 'In the timeline: move the cursor row by row or page by page' },
-  { keys: 'Enter', action: 'In the timeline: expand or collapse a run of deltas' },
-  { keys: '↑ / ↓ / ← / →', action: 'In the outline: move through turns, steps and attempts; Enter selects' },
-  { keys: '?', action: 'Show this list' },
-  { keys: 'Esc', action: 'Close a dialog or menu' },
-  { keys: 'Ctrl/Cmd+V', action: 'Paste a stream anywhere on the page' },
-  { keys: 'Tab', action: 'Move between controls (focus is always visible)' },
+export const KEYS: readonly { readonly keys: string; readonly action: MessageKey }[] = [
+  { keys: '← / →', action: 'keys.step' },
+  { keys: 'Shift+← / Shift+→', action: 'keys.boundary' },
+  { keys: 'Home / End', action: 'keys.ends' },
+  { keys: 'Space', action: 'keys.play' },
+  { keys: '/', action: 'keys.search' },
+  { keys: '↑ / ↓, PgUp / PgDn', action: 'keys.timelineRows' },
+  { keys: 'Enter', action: 'keys.timelineRun' },
+  { keys: '↑ / ↓ / ← / →', action: 'keys.outline' },
+  { keys: '?', action: 'keys.help' },
+  { keys: 'Esc', action: 'keys.escape' },
+  { keys: 'Ctrl/Cmd+V', action: 'keys.paste' },
+  { keys: 'Tab', action: 'keys.tab' },
 ]
 
 /** True when the key belongs to what has focus (typing in a field, a button's own Space). */
