@@ -129,15 +129,14 @@ export function Transport() {
           {k} / {total}
         </output>
       </div>
-      {/* A polite live region: screen readers read each step's narration as the cursor moves or plays. */}
-      <p
-        role="status"
+      {/* A polite live region (an <output> is a status): screen readers read each step's narration as it plays. */}
+      <output
         aria-live="polite"
         aria-label={t('transport.explanation')}
-        className="truncate px-1 pt-0.5 font-mono text-xs text-slate-700 dark:text-slate-300"
+        className="block truncate px-1 pt-0.5 font-mono text-xs text-slate-700 dark:text-slate-300"
       >
         {engine !== null && frame !== null ? buildExplanation(engine, frame, t) : t('transport.empty')}
-      </p>
+      </output>
     </section>
   )
 }
