@@ -38,12 +38,20 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES
 
+/**
+ * The values a finding's message is made of, so that a UI can say it in another language: the browser renders
+ * `finding.<rule>` from its catalogue with these (docs/i18n.md), the CLI and `--json` print `message` as it is.
+ */
+export type FindingParams = Readonly<Record<string, string | number>>
+
 export type Finding = {
   readonly rule: RuleId
   readonly severity: Severity
   /** The seq of the chunk that shows it; for end-of-stream rules the last chunk's seq. */
   readonly seq: number
   readonly message: string
+  /** What `message` says, as values (absent where a finding was read back from a share link). */
+  readonly params?: FindingParams
   /** 0-based position of that chunk in the stream (what the UI seeks to). */
   readonly pos: number
 }
@@ -80,12 +88,13 @@ export class StreamChecker {
   observe(chunk: AnyChunk, effect: Effect, assembler: BlockAssembler, pos: number, seq: number): void {
     this.lastSeq = seq
     this.lastPos = pos
-    const add = (rule: RuleId, message: string): void => {
-      this.findings.push({ rule, severity: RULES[rule], seq, message, pos })
+    const add = (rule: RuleId, message: string, params: FindingParams = {}): void => {
+      this.findings.push({ rule, severity: RULES[rule], seq, message, params, pos })
     }
     // The harness's agent loop stopped at the push that threw: it never checks, or even reads, what follows.
     if (effect.kind === 'after-error') return
-    if (this.finishSeen) add('chunk-after-finish', `${show(chunk.type)} after the stream's finish`)
+    if (this.finishSeen)
+      add('chunk-after-finish', `${show(chunk.type)} after the stream's finish`, { type: show(chunk.type) })
     if (effect.kind === 'unknown-chunk' || effect.kind === 'push-error' || !isStreamChunk(chunk)) {
       const why = isStreamChunk(chunk)
         ? `a ${chunk.type} the harness cannot read`
@@ -94,18 +103,23 @@ export class StreamChecker {
       add(
         'unknown-chunk',
         `${why}: the harness's push throws "${error}" here, so its agent loop reads no further chunk and the attempt ends in that error`,
+        { known: isStreamChunk(chunk) ? 'yes' : 'no', type: show(chunk.type), error },
       )
       return
     }
     if (chunk.type === 'usage') {
       this.usageCount += 1
-      if (this.usageCount > 1) add('usage-duplicate', `usage chunk #${this.usageCount}; the last one wins`)
+      if (this.usageCount > 1)
+        add('usage-duplicate', `usage chunk #${this.usageCount}; the last one wins`, { n: this.usageCount })
       return
     }
     if (chunk.type === 'finish') {
       const kind = chunk.reason?.kind
       if ((kind === 'stop' || kind === 'tool-calls' || kind === 'max-tokens') && this.started.size > 0) {
-        add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.started)} still open`)
+        add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.started)} still open`, {
+          reason: kind,
+          ...openParams(this.started),
+        })
       }
       this.finishSeen = true
       return
@@ -113,14 +127,23 @@ export class StreamChecker {
 
     const index = chunk.index
     const validIndex = Number.isSafeInteger(index) && index >= 0
-    if (!validIndex) add('index-invalid', `index ${JSON.stringify(index)} is not a non-negative integer`)
+    if (!validIndex)
+      add('index-invalid', `index ${JSON.stringify(index)} is not a non-negative integer`, {
+        index: String(JSON.stringify(index)),
+      })
     const isNew = !this.seen.has(index)
     if (isNew) {
       if (validIndex && index !== this.seen.size) {
-        add('index-order', `block ${show(index)} opened where block ${this.seen.size} was expected next`)
+        add('index-order', `block ${show(index)} opened where block ${this.seen.size} was expected next`, {
+          index: show(index),
+          expected: this.seen.size,
+        })
       }
       if (this.open.size > 0) {
-        add('blocks-overlap', `block ${show(index)} opens while ${describeOpen(this.open)} still open`)
+        add('blocks-overlap', `block ${show(index)} opens while ${describeOpen(this.open)} still open`, {
+          index: show(index),
+          ...openParams(this.open),
+        })
       }
       this.seen.add(index)
       this.open.add(index)
@@ -130,15 +153,24 @@ export class StreamChecker {
 
     switch (chunk.type) {
       case 'block-start':
-        if (!isNew) add('start-duplicate', `second block-start for block ${show(index)}; ignored`)
+        if (!isNew)
+          add('start-duplicate', `second block-start for block ${show(index)}; ignored`, {
+            index: show(index),
+          })
         return
       case 'text-delta':
       case 'reasoning-delta':
       case 'tool-call-delta': {
         if (isNew)
-          add('delta-without-start', `block ${show(index)} begins with a ${chunk.type} (no block-start)`)
+          add('delta-without-start', `block ${show(index)} begins with a ${chunk.type} (no block-start)`, {
+            index: show(index),
+            type: chunk.type,
+          })
         if (effect.kind === 'ignored-straggler') {
-          add('delta-after-end', `${chunk.type} for block ${show(index)} after its block-end; ignored`)
+          add('delta-after-end', `${chunk.type} for block ${show(index)} after its block-end; ignored`, {
+            type: chunk.type,
+            index: show(index),
+          })
           return
         }
         this.acceptedDeltas.set(index, (this.acceptedDeltas.get(index) ?? 0) + 1)
@@ -149,19 +181,28 @@ export class StreamChecker {
           add(
             'delta-type-mismatch',
             `${chunk.type} into ${show(partial.blockType)} block ${show(index)}${lost}`,
+            {
+              type: chunk.type,
+              blockType: show(partial.blockType),
+              index: show(index),
+              lost: lost === '' ? 'no' : 'yes',
+            },
           )
         }
         return
       }
       case 'block-end': {
         if (effect.kind === 'ignored-reclose') {
-          add('end-duplicate', `second block-end for block ${show(index)}; ignored (first close wins)`)
+          add('end-duplicate', `second block-end for block ${show(index)}; ignored (first close wins)`, {
+            index: show(index),
+          })
           return
         }
         if (effect.kind === 'close-without-block') {
           add(
             'end-without-block',
             `block-end for block ${show(index)} carries ${show(chunk.block)} as its block; the harness tests \`if (partial.block)\`, so block ${show(index)} stays open and assembles from its deltas`,
+            { index: show(index), block: show(chunk.block) },
           )
           return
         }
@@ -171,16 +212,21 @@ export class StreamChecker {
           add(
             'block-text-invalid',
             `block-end for block ${show(index)}: a ${closedType} block whose text is ${show(closedText)}, not a string; the harness's interruptedBlocks() throws on it, so a cancel after this chunk keeps nothing`,
+            { index: show(index), blockType: closedType, text: show(closedText) },
           )
         }
         this.open.delete(index)
         this.started.delete(index)
-        if (isNew) add('end-without-start', `block-end for block ${show(index)}, never seen before`)
+        if (isNew)
+          add('end-without-start', `block-end for block ${show(index)}, never seen before`, {
+            index: show(index),
+          })
         if (!partial) return
         if (chunk.block.type !== partial.blockType) {
           add(
             'end-type-mismatch',
             `block-end type ${show(chunk.block.type)} for a ${show(partial.blockType)} block ${show(index)}`,
+            { endType: show(chunk.block.type), blockType: show(partial.blockType), index: show(index) },
           )
         }
         if ((this.acceptedDeltas.get(index) ?? 0) > 0) {
@@ -189,6 +235,7 @@ export class StreamChecker {
             add(
               'end-content-mismatch',
               `block-end for block ${show(index)} differs from what its deltas built; the block-end wins`,
+              { index: show(index) },
             )
           }
         }
@@ -202,8 +249,8 @@ export class StreamChecker {
     const seq = this.lastSeq
     const pos = this.lastPos
     this.endFindingsFrom = this.findings.length
-    const add = (rule: RuleId, message: string): void => {
-      this.findings.push({ rule, severity: RULES[rule], seq, message, pos })
+    const add = (rule: RuleId, message: string, params: FindingParams = {}): void => {
+      this.findings.push({ rule, severity: RULES[rule], seq, message, params, pos })
     }
     // A push threw: the harness's attempt ended in that error (reported at its chunk), not at a stream end.
     if (pos < 0 || assembler.failure !== undefined) return this.findings
@@ -216,26 +263,32 @@ export class StreamChecker {
       assembled = assembler.assembled()
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      if (message.startsWith('cannot assemble')) add('unknown-block-type', message)
+      if (message.startsWith('cannot assemble')) add('unknown-block-type', message, { error: message })
       else
         add(
           'replay-state-invalid',
           `reading the result throws "${message}": the finish's replayState.blocks is not an array`,
+          { error: message },
         )
       return this.findings
     }
     const finish = assembler.finish
     const toolCalls = assembled.all.filter((block) => block.type === 'tool-call')
     if (finish.kind === 'tool-calls' && toolCalls.length === 0) {
-      add('finish-reason-inconsistent', 'finish tool-calls but the message has no tool-call block')
+      add('finish-reason-inconsistent', 'finish tool-calls but the message has no tool-call block', {
+        variant: 'none',
+        count: 0,
+      })
     } else if (finish.kind === 'stop' && assembler.hasFinish && toolCalls.length > 0) {
       add(
         'finish-reason-inconsistent',
         `finish stop but the message has ${toolCalls.length} tool-call block(s)`,
+        { variant: 'stop', count: toolCalls.length },
       )
     }
     const dropped = assembled.all.length - assembled.blocks.length
-    if (dropped > 0) add('tool-call-dropped', `max-tokens dropped ${dropped} tool-call block(s)`)
+    if (dropped > 0)
+      add('tool-call-dropped', `max-tokens dropped ${dropped} tool-call block(s)`, { count: dropped })
 
     for (const [position, index] of assembler.indexes.entries()) {
       const block = assembled.all[position]
@@ -248,11 +301,14 @@ export class StreamChecker {
         add(
           'tool-call-id-missing',
           `tool call in block ${show(index)} has ${synthesized ? `the synthesized id ${show(call.id)}` : 'an empty id'}`,
+          { index: show(index), synthesized: synthesized ? 'yes' : 'no', id: show(call.id) },
         )
       }
       if (dropped > 0) continue // only kept blocks are checked for arguments
       if (!isValidJson(call.arguments)) {
-        add('tool-arguments-invalid', `tool call in block ${show(index)}: arguments are not valid JSON`)
+        add('tool-arguments-invalid', `tool call in block ${show(index)}: arguments are not valid JSON`, {
+          index: show(index),
+        })
       }
     }
     const envelope = assembler.rawReplayState
@@ -260,6 +316,7 @@ export class StreamChecker {
       add(
         'replay-misaligned',
         `replayState has ${envelope.blocks.length} block entries for ${assembled.all.length} blocks; discarded`,
+        { entries: envelope.blocks.length, blocks: assembled.all.length },
       )
     }
     return this.findings
@@ -275,6 +332,16 @@ function describeOpen(open: ReadonlySet<number>): string {
     shown.push(index)
   }
   return `blocks ${shown.map(show).join(', ')}${open.size > 3 ? `, … (${open.size} in all)` : ''} are`
+}
+
+/** `describeOpen` as values: the count, the first three indexes shown, and whether more were left out. */
+function openParams(open: ReadonlySet<number>): FindingParams {
+  const shown: string[] = []
+  for (const index of open) {
+    if (shown.length === 3) break
+    shown.push(show(index))
+  }
+  return { count: open.size, blocks: shown.join(', '), more: open.size > 3 ? 'yes' : 'no' }
 }
 
 /** Any value a chunk carries, as message text that never throws (an object with its own `toString` key would). */

@@ -100,10 +100,10 @@ export function windowEndOf(
   const findings: Finding[] = []
   for (let i = 0; i < endAt; i++) {
     const finding = all[i]!
-    if (finding.pos < from || finding.pos >= to) findings.push({ ...finding, pos: finding.pos - from })
+    if (finding.pos < from || finding.pos >= to) findings.push(carried(finding, from))
   }
   const endFrom = findings.length
-  for (let i = endAt; i < all.length; i++) findings.push({ ...all[i]!, pos: all[i]!.pos - from })
+  for (let i = endAt; i < all.length; i++) findings.push(carried(all[i]!, from))
   // A matching record has no divergence (and travels without its content).
   const divergence =
     recorded?.content === undefined
@@ -121,6 +121,14 @@ export function windowEndOf(
     lastSeq: chunks.at(-1)?.seq ?? 0,
     ...(divergence !== null ? { divergence: { ...divergence, pos: divergence.pos - from } } : {}),
   }
+}
+
+/**
+ * A finding as a link carries it: positions counted from `from`, and its message without the values the browser
+ * translates it from (the link format predates them; the opener shows the English message).
+ */
+function carried({ params: _params, ...finding }: Finding, from: number): Finding {
+  return { ...finding, pos: finding.pos - from }
 }
 
 /** Applies a carried attempt identity and recorded message to the opened stream (bad fields are ignored). */

@@ -1,8 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import type { FindingList } from './buildFindings'
 import { markHiddenChars } from '../hiddenChars'
+import { findingText } from './findingText'
 import { SEVERITY_ICON } from './severity'
 
 type Props = {
@@ -13,6 +15,7 @@ type Props = {
 
 /** The findings as a virtual list: only the rows on screen exist, so a million findings cost what twenty do. */
 export function FindingsList({ list, positions }: Props) {
+  const t = useT()
   const findingCount = useChunkscope((s) => s.frame?.findingCount ?? 0)
   const k = useChunkscope((s) => s.k)
   const total = useChunkscope((s) => s.engine?.total ?? 0)
@@ -31,7 +34,7 @@ export function FindingsList({ list, positions }: Props) {
   return (
     <div ref={scrollRef} className="h-full overflow-auto">
       <ol
-        aria-label="Findings list"
+        aria-label={t('findings.list')}
         className="relative w-full"
         style={{ height: virtualizer.getTotalSize() }}
       >
@@ -53,24 +56,29 @@ export function FindingsList({ list, positions }: Props) {
                 type="button"
                 onClick={() => seekTo(finding.pos + 1)}
                 aria-current={here ? 'true' : undefined}
-                title={`Go to seq ${finding.seq} (position ${finding.pos + 1})${reached ? '' : ' · not reached yet at the cursor'}`}
+                // Not reached yet: italic, not faded, so the text keeps its 4.5:1 contrast (WCAG 1.4.3).
+                title={t('findings.goTo', {
+                  seq: finding.seq,
+                  position: finding.pos + 1,
+                  reached: reached ? 'yes' : 'no',
+                })}
                 className={`flex w-full gap-1.5 border-b border-slate-100 px-2 py-1 text-left text-xs dark:border-slate-800 ${
                   here ? 'bg-sky-50 dark:bg-sky-950' : 'hover:bg-slate-50 dark:hover:bg-slate-800'
-                } ${reached ? '' : 'opacity-45'}`}
+                } ${reached ? '' : 'italic'}`}
               >
                 <span aria-hidden className={`w-3 shrink-0 text-center ${icon.color}`}>
                   {icon.icon}
                 </span>
-                <span className="sr-only">{finding.severity}</span>
+                <span className="sr-only">{t(`severity.${finding.severity}`)}</span>
                 <span className="min-w-0 flex-1">
                   <span className="flex items-baseline gap-2">
                     <span className="truncate font-mono text-[11px] font-semibold">{finding.rule}</span>
-                    <span className="ml-auto shrink-0 font-mono text-[10px] text-slate-500 tabular-nums dark:text-slate-400">
-                      seq {finding.seq}
+                    <span className="ml-auto shrink-0 font-mono text-[10px] text-slate-600 tabular-nums dark:text-slate-300">
+                      {t('findings.seq', { seq: finding.seq })}
                     </span>
                   </span>
-                  <span className="block break-words text-[11px] leading-4 text-slate-600 dark:text-slate-300">
-                    {markHiddenChars(finding.message)}
+                  <span className="block break-words text-[11px] leading-4 text-slate-700 dark:text-slate-300">
+                    {markHiddenChars(findingText(finding, t))}
                   </span>
                 </span>
               </button>

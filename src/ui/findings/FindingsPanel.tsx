@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react'
 import type { Severity } from '../../core/checks'
 import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { countBySeverity, findingList, recordedMismatch, visiblePositions } from './buildFindings'
 import { FindingsList } from './FindingsList'
@@ -12,6 +13,7 @@ import { SEVERITIES, SEVERITY_ICON } from './severity'
  * differs from its stored message. Findings the cursor has not reached yet are dimmed; a click seeks to the chunk.
  */
 export function FindingsPanel() {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const source = useChunkscope((s) => s.source)
   const streamKey = useChunkscope((s) => s.streamKey)
@@ -39,26 +41,30 @@ export function FindingsPanel() {
 
   return (
     <Panel
-      title="Findings"
+      title={t('findings.title')}
       className="flex-[2]"
       actions={
         counts !== null && (
           <fieldset className="flex gap-0.5">
-            <legend className="sr-only">Show findings by severity</legend>
+            <legend className="sr-only">{t('findings.severityFilter')}</legend>
             {SEVERITIES.map((severity) => (
               <button
                 key={severity}
                 type="button"
                 aria-pressed={!hidden.has(severity)}
-                aria-label={`${counts[severity]} ${severity}${counts[severity] === 1 ? '' : 's'}`}
-                title={`${hidden.has(severity) ? 'Show' : 'Hide'} ${severity}s`}
+                title={t(hidden.has(severity) ? 'findings.show' : 'findings.hide', { severity })}
                 onClick={() => toggle(severity)}
-                className="flex h-5 items-center gap-0.5 rounded px-1 font-mono text-[11px] tabular-nums hover:bg-slate-100 aria-[pressed=false]:line-through aria-[pressed=false]:opacity-50 dark:hover:bg-slate-800"
+                className="flex h-5 items-center gap-0.5 rounded px-1 font-mono text-[11px] tabular-nums hover:bg-slate-100 aria-[pressed=false]:line-through dark:hover:bg-slate-800"
               >
                 <span aria-hidden className={SEVERITY_ICON[severity].color}>
                   {SEVERITY_ICON[severity].icon}
                 </span>
+                {/* The name is the visible count plus words for screen readers ("0 infos"), never a different label. */}
                 <span className="text-slate-700 dark:text-slate-300">{counts[severity]}</span>
+                <span className="sr-only">
+                  {' '}
+                  {t('findings.severityNoun', { severity, count: counts[severity] })}
+                </span>
               </button>
             ))}
           </fieldset>
@@ -66,15 +72,11 @@ export function FindingsPanel() {
       }
     >
       {list === null ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Select a stream to check it.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('findings.none')}</p>
       ) : list.length === 0 ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
-          No findings: the stream keeps every rule of docs/protocol.md §5.
-        </p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('findings.clean')}</p>
       ) : positions !== null && positions.length === 0 ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
-          Every finding is hidden by the filter.
-        </p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('findings.allHidden')}</p>
       ) : (
         <FindingsList list={list} positions={positions} />
       )}
