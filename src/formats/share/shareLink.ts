@@ -2,27 +2,31 @@ import { crc32 } from '../../core/base/crc32'
 import { readCapped } from '../../core/base/readCapped'
 import { isRecord, parseJson } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
+import { decodeBody, encodeBody } from './codecV2'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
- * Share links: `#v1.<base64url frame>`. Everything travels in the fragment, which browsers never send to a server.
- * Only the platform is used (CompressionStream/DecompressionStream 'deflate-raw', crypto.subtle, TextEncoder,
- * btoa/atob), all globals in browsers and Node ≥ 20, so the same code runs in the app, the worker and the CLI.
+ * Share links: `#v2.<base64url frame>` (docs/protocol.md §12). Everything travels in the fragment, which browsers
+ * never send to a server. Only the platform (crypto.subtle, TextEncoder, btoa/atob, DecompressionStream for v1)
+ * and fflate (synchronous deflate with a preset dictionary, which CompressionStream cannot take) are used, so the
+ * same code runs in the app, the worker and the CLI.
  *
- * Frame (bytes, before base64url):
+ * Frame (bytes, before base64url; the same in v1 and v2, only the body differs):
  *
- * | bytes | plain (mode 0)                  | encrypted (mode 1)                                       |
- * |-------|---------------------------------|----------------------------------------------------------|
- * | 0     | 0                               | 1                                                        |
- * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                              |
- * | 5…    | deflate-raw(UTF-8 JSON payload) | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), |
- * |       |                                 | AES-GCM(deflate-raw(JSON)) with bytes 0–32 as additional data |
+ * | bytes | plain (mode 0)     | encrypted (mode 1)                                                              |
+ * |-------|--------------------|---------------------------------------------------------------------------------|
+ * | 0     | 0                  | 1                                                                               |
+ * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                                        |
+ * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–32 as additional data |
  *
+ * Body: v2, the columnar layout of codecV2.ts; v1 (still opened, no longer written), deflate-raw(UTF-8 JSON).
  * The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations) → AES-GCM-256. The CRC tells a damaged or cut link
- * from a wrong passphrase (GCM's tag alone cannot); decompression streams and stops past `maxBytes`.
+ * from a wrong passphrase (GCM's tag alone cannot); decompression stops past `maxBytes`.
  */
 
-export const SHARE_PREFIX = 'v1.'
+/** The version new links are written in; every older one still opens. */
+export const SHARE_VERSION = 2
+export const SHARE_PREFIX = `v${SHARE_VERSION}.`
 /** Decoding refuses more decompressed JSON than this by default (a crafted link cannot exhaust memory). */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 export const DEFAULT_ITERATIONS = 250_000
@@ -48,11 +52,6 @@ export type EncodeOptions = {
   /** Encrypt with AES-GCM under a key derived from this passphrase. */
   readonly passphrase?: string
   readonly iterations?: number
-  /**
-   * Awaited between slices of a big payload's serialisation (a macrotask by default), so a page stays responsive
-   * while a million-chunk stream is encoded.
-   */
-  readonly pause?: () => Promise<void>
 }
 
 export type DecodeOptions = {
@@ -72,7 +71,7 @@ export type LinkError = {
 }
 
 /**
- * The fragment for a payload, without `#`: `v1.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
+ * The fragment for a payload, without `#`: `v2.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
  *
  * @example
  * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
@@ -80,8 +79,7 @@ export type LinkError = {
 export async function encodeShareLink(payload: SharePayload, options: EncodeOptions = {}): Promise<string> {
   const missing = missingPlatform(options.passphrase !== undefined)
   if (missing !== null) throw new Error(missing)
-  const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
-  const compressed = await deflate(new Blob(await payloadJsonParts(payload, pause)))
+  const compressed = encodeBody(payload)
   let frame: Uint8Array
   if (options.passphrase === undefined) {
     frame = new Uint8Array(HEADER + compressed.length)
@@ -147,15 +145,16 @@ export async function decodeShareLink(
 
 async function decode(fragment: string, options: DecodeOptions): Promise<DecodedLink | LinkError> {
   const match = /^#?v(\d+)\.(.*)$/s.exec(fragment)
-  if (match === null) return { error: 'this is not a Chunkscope share link (it should start with #v1.)' }
+  if (match === null)
+    return { error: `this is not a Chunkscope share link (it should start with #${SHARE_PREFIX})` }
   const version = Number(match[1])
-  if (version !== 1) {
+  if (version !== 1 && version !== 2) {
     return {
       error: `this link uses share format v${match[1]}, which this version of Chunkscope does not know; open it with a newer version`,
     }
   }
   const body = match[2]!
-  const missing = missingPlatform(inspectShareLink(fragment)?.encrypted === true)
+  const missing = missingPlatform(inspectShareLink(fragment)?.encrypted === true, version)
   if (missing !== null) return { error: missing }
   if (!/^[A-Za-z0-9_-]*$/.test(body)) {
     const bad = /[^A-Za-z0-9_-]/.exec(body)!
@@ -207,6 +206,36 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
       }
     }
   }
+  const read = version === 1 ? await readV1(compressed, options) : readV2(compressed, options)
+  if ('error' in read) return read
+  const value = read.value
+  if (isRecord(value) && typeof value['v'] === 'number' && value['v'] !== 1) {
+    return {
+      error: `the link's payload is version ${value['v']}, which this version of Chunkscope does not know`,
+    }
+  }
+  const opened = openSharePayload(value)
+  if ('error' in opened) return { error: `the link cannot be opened: ${opened.error}` }
+  return { ...opened, version, encrypted: mode === MODE_ENCRYPTED }
+}
+
+function tooLarge(max: number): LinkError {
+  return {
+    error: `the link's content is larger than ${formatBytes(max)} once decompressed; it was refused so it cannot exhaust memory`,
+  }
+}
+
+function readV2(body: Uint8Array, options: DecodeOptions): { value: unknown } | LinkError {
+  const max = options.maxBytes ?? DEFAULT_MAX_BYTES
+  const read = decodeBody(body, max)
+  return 'tooLarge' in read ? tooLarge(max) : read
+}
+
+/** A v1 body: deflate-raw of the payload's JSON. */
+async function readV1(
+  compressed: Uint8Array<ArrayBuffer>,
+  options: DecodeOptions,
+): Promise<{ value: unknown } | LinkError> {
   const inflated = await inflate(compressed, options.maxBytes ?? DEFAULT_MAX_BYTES)
   if ('error' in inflated) return inflated
   let text: string
@@ -224,21 +253,14 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
         ? `the link's content is ${parsed.reason}; it was refused`
         : 'the link is damaged: its content is not valid JSON',
     }
-  const value = parsed.value
-  if (isRecord(value) && typeof value['v'] === 'number' && value['v'] !== 1) {
-    return {
-      error: `the link's payload is version ${value['v']}, which this version of Chunkscope does not know`,
-    }
-  }
-  const opened = openSharePayload(value)
-  if ('error' in opened) return { error: `the link cannot be opened: ${opened.error}` }
-  return { ...opened, version, encrypted: mode === MODE_ENCRYPTED }
+  return { value: parsed.value }
 }
 
 /** Why this page cannot encode or decode links (an old browser, or encryption on a page that is not secure). */
-export function missingPlatform(encrypted: boolean): string | null {
-  if (typeof CompressionStream !== 'function' || typeof DecompressionStream !== 'function')
-    return 'this browser cannot open share links (it lacks CompressionStream); use a current browser'
+export function missingPlatform(encrypted: boolean, version = SHARE_VERSION): string | null {
+  // Only v1 bodies inflate through the platform; v2 deflates with fflate (a dictionary, docs/protocol.md §12).
+  if (version === 1 && typeof DecompressionStream !== 'function')
+    return 'this browser cannot open v1 share links (it lacks DecompressionStream); use a current browser'
   if (encrypted && globalThis.crypto?.subtle === undefined)
     return 'encrypted links need a secure page: open Chunkscope over https or on localhost'
   return null
@@ -273,43 +295,6 @@ function aad(head: Uint8Array): Uint8Array<ArrayBuffer> {
   return copy
 }
 
-/** Elements of a payload's big array serialised per slice (each slice is one short task). */
-const SERIALISE_SLICE = 20_000
-
-/**
- * `JSON.stringify(payload)` as parts, exactly the same text: the stream's big array (`source.chunks` or
- * `source.records`) is serialised a slice at a time with `pause()` between slices, instead of in one long task.
- */
-export async function payloadJsonParts(
-  payload: SharePayload,
-  pause: () => Promise<void>,
-  slice = SERIALISE_SLICE,
-): Promise<string[]> {
-  // Any value encodes (tests make frames of things that are not shares): only a payload with a big array is sliced.
-  const raw = (payload as { source?: unknown }).source
-  if (typeof raw !== 'object' || raw === null) return [JSON.stringify(payload)]
-  const source = raw as Record<string, unknown>
-  const key = Array.isArray(source['chunks']) ? 'chunks' : Array.isArray(source['records']) ? 'records' : null
-  const big = key === null ? [] : (source[key] as unknown[])
-  if (key === null || big.length <= slice) return [JSON.stringify(payload)]
-  const marker = '\u0000chunkscope-big-array\u0000'
-  const shell = JSON.stringify({ ...payload, source: { ...source, [key]: marker } })
-  const at = shell.indexOf(JSON.stringify(marker))
-  const parts = [shell.slice(0, at), '[']
-  for (let from = 0; from < big.length; from += slice) {
-    const text = JSON.stringify(big.slice(from, from + slice))
-    parts.push(from === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`)
-    await pause()
-  }
-  parts.push(']', shell.slice(at + JSON.stringify(marker).length))
-  return parts
-}
-
-async function deflate(input: Blob): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = input.stream().pipeThrough(new CompressionStream('deflate-raw'))
-  return new Uint8Array(await new Response(stream).arrayBuffer())
-}
-
 /** Streams the decompression and stops as soon as the output passes `max` bytes. */
 async function inflate(
   bytes: Uint8Array<ArrayBuffer>,
@@ -318,10 +303,7 @@ async function inflate(
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'))
   try {
     const read = await readCapped(stream, max)
-    if ('bytes' in read) return read
-    return {
-      error: `the link's content is larger than ${formatBytes(max)} once decompressed; it was refused so it cannot exhaust memory`,
-    }
+    return 'bytes' in read ? read : tooLarge(max)
   } catch {
     return { error: 'the link is damaged: its compressed data is corrupt' }
   }
