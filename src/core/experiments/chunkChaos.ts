@@ -88,7 +88,9 @@ export function chunkVariant(
         pieces += split.length - 1
         return split.map((chunk) => ({ ...sourced, chunk }))
       })
-      return pieces === 0 ? null : { chunks: numbered(out), description: `${pieces} more delta pieces` }
+      return pieces === 0
+        ? null
+        : { chunks: numbered(out), description: `${pieces} more delta piece${pieces === 1 ? '' : 's'}` }
     }
     case 'merge-deltas': {
       const out: SourcedChunk[] = []
