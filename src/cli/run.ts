@@ -5,6 +5,10 @@ import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
 import type { LoadedSource } from '../formats/types'
 import { runExport } from './export'
+import { runChaos } from './experiments/chaos'
+import { runDiff } from './experiments/diff'
+import { runMcp } from './experiments/mcp'
+import { runMinimize } from './experiments/minimize'
 import { describeFsError } from './loadFile'
 import { runProxy } from './proxy/runProxy'
 import { runAttach } from './attach/runAttach'
@@ -29,6 +33,10 @@ Usage:
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
   chunkscope attach [--url URL] [--port N]   relay a running harness web host's sessions live (attach --help)
   chunkscope serve REC --as openai|anthropic|deepseek [--port N]   replay REC as a streaming API (serve --help)
+  chunkscope chaos FILE [--attempt ID] [--seed N] [--json]   re-chunk a stream many ways, report what changes
+  chunkscope minimize FILE --keep PROPERTY [--attempt ID] [--out PATH]   shrink a stream, keeping PROPERTY
+  chunkscope diff A B [--json]       compare two recordings (FILE or FILE#ATTEMPT), aligned by block
+  chunkscope mcp                     an MCP server on stdio: inspect, lint, first-divergence, minimize, share
   chunkscope --version               print the version
   chunkscope --help                  this text
 
@@ -77,6 +85,10 @@ export async function runBytes(
   if (argv[0] === 'attach') return runAttach(argv.slice(1), io)
   if (argv[0] === 'open') return runOpen(argv.slice(1), io)
   if (argv[0] === 'serve') return runServe(argv.slice(1), io, load)
+  if (argv[0] === 'chaos') return runChaos(argv.slice(1), io, load)
+  if (argv[0] === 'minimize') return runMinimize(argv.slice(1), io, load)
+  if (argv[0] === 'diff') return runDiff(argv.slice(1), io, load)
+  if (argv[0] === 'mcp') return runMcp(argv.slice(1), io, load)
   // Bare `chunkscope FILE` (or a link, or - for stdin) opens it; a misspelt command stays an error below.
   if (argv[0] !== undefined && isOpenable(argv[0])) return runOpen(argv, io)
   const parsed = parseArgs(argv, io)
@@ -90,7 +102,20 @@ export async function runBytes(
   return report(parsed, await loadBytes(bytes, basename(parsed.path), options), io)
 }
 
-const COMMANDS = new Set(['inspect', 'lint', 'share', 'export', 'proxy', 'attach', 'open', 'serve'])
+const COMMANDS = new Set([
+  'inspect',
+  'lint',
+  'share',
+  'export',
+  'proxy',
+  'attach',
+  'open',
+  'serve',
+  'chaos',
+  'minimize',
+  'diff',
+  'mcp',
+])
 
 /** Whether a first argument that is no command names something `open` can show. */
 function isOpenable(arg: string): boolean {

@@ -18,12 +18,24 @@ export async function piAiChunks(
   body: string,
   status = 200,
   headers: Record<string, string> = { 'content-type': 'text/event-stream' },
+  /** Byte offsets where the response body is cut into separate reads (none: one read). */
+  cuts: readonly number[] = [],
 ): Promise<{ chunks: StreamChunk[]; fetchCalls: string[] }> {
   const fetchCalls: string[] = []
   const realFetch = globalThis.fetch
   globalThis.fetch = (async (input: RequestInfo | URL) => {
     fetchCalls.push(input instanceof Request ? input.url : String(input))
-    return new Response(new TextEncoder().encode(body), { status, headers })
+    const bytes = new TextEncoder().encode(body)
+    const ends = [...cuts, bytes.length]
+    const reads = ends.map((end, i) => bytes.subarray(i === 0 ? 0 : ends[i - 1], end))
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = reads.shift()
+        if (next === undefined) controller.close()
+        else controller.enqueue(next)
+      },
+    })
+    return new Response(stream, { status, headers })
   }) as typeof fetch
   try {
     const model = oracleModel(piAiModelOf(body))
