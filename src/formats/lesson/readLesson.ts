@@ -3,6 +3,7 @@ import { chunkFileSource, readChunkJson, readChunkNdjson } from '../chunkFiles'
 import { sniffChunkJson, sniffSessionJsonl } from '../detect'
 import { kindOf, parseJson } from '../json'
 import { readSessionSource } from '../sessionSource'
+import { readSimplifiedSource, sniffSimplified } from '../simplified/simplified'
 import type { Diagnostic, ReadResult } from '../types'
 import { LANGS, type Lang, type Lesson, type LessonQuestion, type LocalText } from './lesson'
 import { readLessonFields } from './lessonFields'
@@ -47,8 +48,9 @@ export function readLessonJson(text: string): LessonRead {
   const log = value['log']
   let read: ReadResult
   if (Array.isArray(chunks) && log === undefined) {
-    const file = readChunkJson(JSON.stringify(chunks))
-    read = chunkFileSource(file)
+    // The seed tutorial's simplified chunks (text / tool_call / done) are mapped as docs/protocol.md §12.
+    const array = JSON.stringify(chunks)
+    read = sniffSimplified(array) ? readSimplifiedSource(array) : chunkFileSource(readChunkJson(array))
     read = { ...read, diagnostics: read.diagnostics.map((d) => prefixed(d, 'chunks: ')) }
   } else if (Array.isArray(log) && chunks === undefined) {
     read = readSessionSource(log.map((record: unknown) => JSON.stringify(record)).join('\n') + '\n')
@@ -219,11 +221,16 @@ export function readLessonMarkdown(text: string): LessonRead {
   return { sessions: read.sessions, diagnostics: [...diagnostics, ...read.diagnostics], lesson }
 }
 
-/** The ```chunks block (opened on 1-based line `fenceLine`): NDJSON chunks, a JSON array, or a session log. */
+/**
+ * The ```chunks block (opened on 1-based line `fenceLine`): NDJSON chunks, a JSON array, a session log, or the seed
+ * tutorial's simplified chunks (§12).
+ */
 function readChunkBlock(text: string, fenceLine: number): ReadResult {
   const read = sniffSessionJsonl(text)
     ? readSessionSource(text)
-    : chunkFileSource(sniffChunkJson(text) ? readChunkJson(text) : readChunkNdjson(text))
+    : sniffSimplified(text)
+      ? readSimplifiedSource(text)
+      : chunkFileSource(sniffChunkJson(text) ? readChunkJson(text) : readChunkNdjson(text))
   const shift = (d: Diagnostic): Diagnostic => {
     if (d.line === undefined) return d
     const line = d.line + fenceLine
