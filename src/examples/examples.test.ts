@@ -202,7 +202,8 @@ describe('the built-in lessons (docs/protocol.md §13)', () => {
         source.sessions.flatMap((s) => s.streams.flatMap((a) => a.chunks.map((c) => c.seq))),
       )
       for (const seq of Object.keys(lesson.narration)) expect(seqs).toContain(Number(seq))
-      for (const q of lesson.questions) if (q.after !== null) expect(seqs).toContain(q.after)
+      for (const after of lesson.questions.flatMap((q) => (q.after === null ? [] : [q.after])))
+        expect(seqs).toContain(after)
       expect(lesson.questions.length).toBeGreaterThan(0)
     },
   )
