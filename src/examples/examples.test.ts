@@ -182,3 +182,44 @@ describe('each example shows its lesson', () => {
     expect(result.interruptedBlocks?.map((b) => b.type)).toEqual(['text'])
   })
 })
+
+describe('the built-in lessons (docs/protocol.md §13)', () => {
+  const texts = (value: unknown): Record<string, string>[] => [value as Record<string, string>]
+  it.each(EXAMPLES.map((e) => [e.id, e] as const))(
+    '%s: every text in English, Chinese and Japanese; narration on seqs of its own chunks; questions',
+    (_, example) => {
+      const source = loadSource(example.source())
+      const lesson = source.lesson!
+      expect(source.format).toBe('chunkscope-lesson')
+      const all = [
+        lesson.title,
+        lesson.description,
+        ...Object.values(lesson.narration),
+        ...lesson.questions.flatMap((q) => [q.prompt, q.answer]),
+      ].flatMap(texts)
+      for (const text of all) expect(Object.keys(text).sort()).toEqual(['en', 'ja', 'zh'])
+      const seqs = new Set(
+        source.sessions.flatMap((s) => s.streams.flatMap((a) => a.chunks.map((c) => c.seq))),
+      )
+      for (const seq of Object.keys(lesson.narration)) expect(seqs).toContain(Number(seq))
+      for (const after of lesson.questions.flatMap((q) => (q.after === null ? [] : [q.after])))
+        expect(seqs).toContain(after)
+      expect(lesson.questions.length).toBeGreaterThan(0)
+    },
+  )
+
+  it('the Japanese article’s lesson is its example as printed, with its three self-tests', () => {
+    const result = analyze('seed-ja')
+    expect(result.blocks).toEqual([
+      { type: 'text', text: 'サンプル 教程' },
+      { type: 'tool-call', id: 'call-123', name: 'bash', arguments: '{"command":"echo サンプル"}' },
+    ])
+    expect(result.finish).toEqual({ kind: 'stop' })
+    const lesson = loadSource(findExample('seed-ja')!.source()).lesson!
+    expect(lesson.questions.map((q) => (q.prompt as Record<string, string>)['ja'])).toEqual([
+      '自己テスト1：テキストブロックには最低限どのチャンクが必要でしょうか？',
+      '自己テスト2：usage と finish の順序はどちらが先ですか？',
+      '自己テスト3：リクエスト失敗時、なぜ通常の Error ではなく code 付きの LlmError を使用するのですか？',
+    ])
+  })
+})

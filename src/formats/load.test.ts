@@ -23,7 +23,7 @@ describe('loadSource', () => {
           line: 1,
           severity: 'error',
           message:
-            'unrecognised format: expected a HAR file (browser devtools export), ' +
+            'unrecognised format: expected a Chunkscope lesson (JSON or Markdown), a HAR file (browser devtools export), ' +
             "a recording of the harness's live WebSocket (server-request frames), " +
             'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +

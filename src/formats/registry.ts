@@ -10,6 +10,7 @@ import { sniffChunkJson, sniffChunkNdjson, sniffSessionJsonl } from './detect'
 import { readHar } from './har/readHar'
 import { sniffHar } from './har/sniffHar'
 import type { ProgressHook } from './json'
+import { readLessonSource, sniffLesson } from './lesson/readLesson'
 import { readLiveRecording, sniffLiveRecording } from './live/liveRecording'
 import { readSessionSource } from './sessionSource'
 import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
@@ -92,6 +93,15 @@ export const FORMATS = [
     // A store whose first page (header, schema) is destroyed is still recognised by its pages (§8).
     sniff: (bytes) => isSqlite(bytes) || headerlessPageSize(bytes) !== null,
     read: readSqliteContainer,
+  },
+  {
+    // First of the text formats: a JSON lesson may carry a "log" (HAR's key) and a Markdown one any stream.
+    id: 'chunkscope-lesson',
+    label: 'Lesson',
+    description: 'a Chunkscope lesson (JSON or Markdown)',
+    input: 'text',
+    sniff: sniffLesson,
+    read: readLessonSource,
   },
   {
     id: 'har',

@@ -1,4 +1,5 @@
 import type { Session } from '../core/session'
+import type { Lesson } from './lesson/lesson'
 import type { FormatId } from './registry'
 
 /**
@@ -25,7 +26,13 @@ export type LoadedSource = {
   readonly name?: string
   readonly diagnostics: Diagnostic[]
   readonly sessions: Session[]
+  /** Narration and questions, when the input was a lesson (docs/protocol.md §13) or a commented snippet. */
+  readonly lesson?: Lesson
 }
 
 /** What a reader makes of its input: the sessions it could read, and what it noticed on the way. */
-export type ReadResult = { readonly diagnostics: Diagnostic[]; readonly sessions: Session[] }
+export type ReadResult = {
+  readonly diagnostics: Diagnostic[]
+  readonly sessions: Session[]
+  readonly lesson?: Lesson
+}

@@ -50,7 +50,10 @@ export type SourceState = {
 }
 
 export type SourceActions = {
-  /** Shows a loaded source and selects a stream (the one named, else the first with chunks) at cursor k (else the end). */
+  /**
+   * Shows a loaded source and selects a stream (the one named, else the first with chunks) at cursor k (else the end;
+   * a lesson's start).
+   */
   showSource(
     source: LoadedSource,
     origin: Origin,
@@ -126,7 +129,9 @@ export function createSourceSlice(
     const engine = await buildEngine(entry, token)
     if (engine === null || token !== generation) return
     const unchanged = engine === get().engine && k === get().k
-    const frame = unchanged ? get().frame : engine.seek(k ?? engine.total)
+    // A lesson starts before its first chunk, so the class sees every step; anything else opens at its end.
+    const start = get().source?.lesson !== undefined ? 0 : engine.total
+    const frame = unchanged ? get().frame : engine.seek(k ?? start)
     set({
       streamKey: entry.key,
       engine,

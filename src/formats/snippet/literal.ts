@@ -23,8 +23,19 @@ const IDENT_PART = /[\p{L}\p{N}_$\u200c\u200d]/u
 const PUNCT3 = ['...', '===', '!==', '```']
 const PUNCT2 = ['=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=']
 
-/** Tokens of `text`, comments dropped. Unterminated strings end at their line; a ``` fence is one token. */
-export function tokenize(text: string): Token[] {
+/** A line or block comment: its offsets and its text without the comment markers. */
+export type Comment = {
+  readonly start: number
+  readonly end: number
+  readonly line: number
+  readonly text: string
+}
+
+/**
+ * Tokens of `text`, comments left out of them (collected into `comments` when given). Unterminated strings end at
+ * their line; a ``` fence is one token.
+ */
+export function tokenize(text: string, comments?: Comment[]): Token[] {
   const tokens: Token[] = []
   let i = 0
   let line = 1
@@ -42,12 +53,16 @@ export function tokenize(text: string): Token[] {
     }
     if (c === '/' && text[i + 1] === '/') {
       const end = text.indexOf('\n', i)
-      i = end === -1 ? n : end
+      const stop = end === -1 ? n : end
+      comments?.push({ start: i, end: stop, line, text: text.slice(i + 2, stop).trim() })
+      i = stop
       continue
     }
     if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2)
       const stop = end === -1 ? n : end + 2
+      const body = text.slice(i + 2, end === -1 ? n : end)
+      comments?.push({ start: i, end: stop, line, text: body.replace(/^[ \t]*\*+[ \t]?/gm, '').trim() })
       for (let k = i; k < stop; k++) if (text.charCodeAt(k) === 10) line += 1
       i = stop
       continue

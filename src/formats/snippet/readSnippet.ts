@@ -1,10 +1,11 @@
 import { CHUNK_TYPES, type AnyChunk } from '../../core/protocol'
-import { bareStream, streamsSession, type Attempt, type Session } from '../../core/session'
+import { bareStream, streamsSession, type Attempt } from '../../core/session'
 import { chunkProblem } from '../chunkShape'
 import { SIMPLIFIED_TYPES, translateSimplified } from '../simplified/simplified'
-import type { Diagnostic } from '../types'
+import type { Lesson } from '../lesson/lesson'
+import type { Diagnostic, ReadResult } from '../types'
 import { WireTraceBuilder } from '../wire'
-import { LiteralParser, tokenize, UnsupportedExpression, type Token } from './literal'
+import { LiteralParser, tokenize, UnsupportedExpression, type Comment, type Token } from './literal'
 import { isRecord } from '../../core/base/isRecord'
 import { partitionPoint } from '../../core/base/partitionPoint'
 
@@ -16,6 +17,11 @@ export type SnippetYield = {
   /** Offsets of `yield` and of the end of its expression in the text. */
   readonly start: number
   readonly end: number
+  /**
+   * The comments right above the yield (no code between them and it), and for the generator's last yield the ones
+   * after it: a tutorial's teaching comments, which become the narration of the chunk (docs/protocol.md §13).
+   */
+  readonly note: string | null
 } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string })
 
 /**
@@ -27,7 +33,32 @@ export type SnippetYield = {
  * // [{ ok: true, value: { type: 'text-delta', index: 0, text: 'hi' }, line: 1, … }]
  */
 export function readYields(text: string): SnippetYield[] {
-  const tokens = tokenize(blankGutter(text))
+  const comments: Comment[] = []
+  const clean = blankGutter(text)
+  const tokens = tokenize(clean, comments)
+  /** Comments strictly between token positions `from` (after its end) and `to` (before its start). */
+  const between = (from: number, to: number): Comment[] => {
+    const after = tokens[from]?.end ?? 0
+    const before = tokens[to]?.start ?? text.length
+    return comments.filter((c) => c.start >= after && c.end <= before && c.text !== '')
+  }
+  /** A comment alone on its line (only spaces before it, NBSP too: pages copied from the web indent with it). */
+  const ownLine = (c: Comment): boolean =>
+    /^[ \t\u00a0\ufeff]*$/.test(clean.slice(clean.lastIndexOf('\n', c.start - 1) + 1, c.start))
+  /**
+   * The note of the yield at token `k` whose expression ends before token `next`: the comments alone on their lines
+   * right above it, one at the end of its last line, and after the generator's last yield the ones before its `}`.
+   */
+  const noteOf = (k: number, next: number): string | null => {
+    let close = next
+    while (tokens[close]?.value === ';') close += 1
+    const lastLine = tokens[next - 1]?.line
+    const after = between(next - 1, close).filter(
+      (c) => tokens[close]?.value === '}' || (c.line === lastLine && !ownLine(c)),
+    )
+    const lines = [...between(k - 1, k).filter(ownLine), ...after].map((c) => c.text)
+    return lines.length === 0 ? null : lines.join('\n')
+  }
   const found: SnippetYield[] = []
   let fn: string | null = null
   for (let k = 0; k < tokens.length; k++) {
@@ -42,6 +73,7 @@ export function readYields(text: string): SnippetYield[] {
         fn,
         ok: false,
         reason: '`yield*` delegates to another generator: not followed',
+        note: null,
         line: token.line,
         start: token.start,
         end: next.end,
@@ -55,7 +87,8 @@ export function readYields(text: string): SnippetYield[] {
     try {
       const value = parser.parseValue()
       const last = tokens[parser.at - 1]!
-      found.push({ fn, ok: true, value, line: token.line, start: token.start, end: last.end })
+      const note = noteOf(k, parser.at)
+      found.push({ fn, ok: true, value, note, line: token.line, start: token.start, end: last.end })
       k = parser.at - 1
     } catch (error) {
       if (!(error instanceof UnsupportedExpression)) throw error
@@ -64,6 +97,7 @@ export function readYields(text: string): SnippetYield[] {
         fn,
         ok: false,
         reason: error.line !== token.line ? `${error.message} (line ${error.line})` : error.message,
+        note: null,
         line: token.line,
         start: token.start,
         end: tokens[end - 1]?.end ?? token.end,
@@ -163,7 +197,7 @@ const CHUNK_TYPE_SET: ReadonlySet<string> = new Set(CHUNK_TYPES)
  * seed tutorial's simplified chunks (`text`, `tool_call`, `done`, …) they go through the §12 mapping. A yield that
  * cannot be read is skipped with a diagnostic on its line.
  */
-export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; sessions: Session[] } {
+export function readSnippetSource(text: string): ReadResult {
   const diagnostics: Diagnostic[] = []
   const yields = readYields(text)
   const lineStarts = lineStartsOf(text)
@@ -186,14 +220,20 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
     else groups.set(y.fn, [y])
   }
   const streams: Attempt[] = []
+  let lesson: Lesson | undefined
   const used = new Set<string>()
   for (const [fn, read] of groups) {
     let id = groups.size === 1 ? 'stream' : (fn ?? 'stream')
     for (let n = 2; used.has(id); n++) id = `${fn ?? 'stream'}-${n}`
     used.add(id)
     const where = groups.size === 1 ? '' : ` (${id})`
-    const attempt = buildStream(text, read, id, where, lineOf, diagnostics)
-    if (attempt !== null) streams.push(attempt)
+    const narration: Record<string, string> = {}
+    const attempt = buildStream(text, read, id, where, lineOf, diagnostics, narration)
+    if (attempt === null) continue
+    streams.push(attempt)
+    // The comments of one generator narrate (the first that has any): seqs restart in each stream.
+    if (lesson === undefined && Object.keys(narration).length > 0)
+      lesson = { v: 1, title: 'Snippet', stream: id, narration, questions: [] }
   }
   if (streams.length === 0) {
     diagnostics.push({
@@ -211,7 +251,8 @@ export function readSnippetSource(text: string): { diagnostics: Diagnostic[]; se
       message: `${streams.length} generators yield chunks: one stream each (${streams.map((a) => a.id).join(', ')})`,
     })
   }
-  return { diagnostics, sessions: [streamsSession(streams)] }
+  const sessions = [streamsSession(streams)]
+  return lesson === undefined ? { diagnostics, sessions } : { diagnostics, sessions, lesson }
 }
 
 /** The chunks one generator's literals produce, simplified chunks through §12, with the yield ↔ chunk pairing. */
@@ -222,7 +263,11 @@ function buildStream(
   where: string,
   lineOf: (offset: number) => number,
   diagnostics: Diagnostic[],
+  narration: Record<string, string>,
 ): Attempt | null {
+  const narrate = (y: SnippetYield, emitted: number) => {
+    if (y.note !== null && emitted > 0) narration[String(trace.chunks.length)] = y.note
+  }
   const types = read.map((y) =>
     isRecord(y.value) && typeof y.value['type'] === 'string' ? y.value['type'] : null,
   )
@@ -239,6 +284,7 @@ function buildStream(
       (k, chunks) => {
         const y = read[k]!
         trace.event(y.start, y.end, lineOf(y.start))
+        narrate(y, chunks.length)
         trace.emit(chunks)
       },
     )
@@ -255,6 +301,7 @@ function buildStream(
         })
         if (problem.fatal) continue
       }
+      narrate(y, 1)
       trace.emit([y.value as AnyChunk])
     }
   }
