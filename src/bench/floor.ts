@@ -8,6 +8,15 @@ import type { SourcedChunk } from '../core/protocol'
  * (boundaries, types, indexes, keys, seqs, the frame) is overhead.
  */
 export function linkFloor(chunks: readonly SourcedChunk[]): number {
+  return floorOf(contentOf(chunks))
+}
+
+function floorOf(content: string): number {
+  const bytes = deflateSync(new TextEncoder().encode(content), { level: 9 }).length
+  return Math.ceil((bytes * 4) / 3)
+}
+
+function contentOf(chunks: readonly SourcedChunk[]): string {
   // The content as assembled (every block, before max-tokens drops any): deltas, or a block-end's own content.
   const assembler = new BlockAssembler()
   for (const { chunk } of chunks) assembler.push(chunk)
@@ -21,8 +30,7 @@ export function linkFloor(chunks: readonly SourcedChunk[]): number {
   } catch {
     // An open block of an unknown type: no content to count.
   }
-  const bytes = deflateSync(new TextEncoder().encode(content), { level: 9 }).length
-  return Math.ceil((bytes * 4) / 3)
+  return content
 }
 
 /** `text` split into text-delta chunks of 1–4 characters (a fixed pseudo-random sequence), framed as one block. */
@@ -44,4 +52,21 @@ export function proseStream(text: string, count: number): SourcedChunk[] {
   }
   chunks.push({ seq: chunks.length, time: null, chunk: { type: 'finish', reason: { kind: 'stop' } } })
   return chunks
+}
+
+/**
+ * The length a v1 link (`v1.` + base64url of the 5-byte frame and deflate-raw(JSON), docs/protocol.md §13) would
+ * have for a payload: the bench prints it beside today's v2 link. Plain links only.
+ */
+export async function v1LinkLength(payload: unknown): Promise<number> {
+  const stream = new Blob([JSON.stringify(payload)])
+    .stream()
+    .pipeThrough(new CompressionStream('deflate-raw'))
+  const bytes = 5 + new Uint8Array(await new Response(stream).arrayBuffer()).length
+  return 'v1.'.length + Math.ceil((bytes * 4) / 3)
+}
+
+/** The floor of several streams shared together (a whole session): all their content as one text. */
+export function sessionFloor(streams: readonly (readonly SourcedChunk[])[]): number {
+  return floorOf(streams.map(contentOf).join(''))
 }

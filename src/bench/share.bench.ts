@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { buildStreamSession } from '../core/session'
 import { loadSource } from '../formats/load'
-import { linkFloor, proseStream } from './floor'
+import { linkFloor, proseStream, sessionFloor, v1LinkLength } from './floor'
 import type { LoadedSource } from '../formats/types'
-import { buildSharePayload, type ShareScope } from '../formats/share/payload'
+import { buildSharePayload, type SharePayload, type ShareScope } from '../formats/share/payload'
 import { FULL_REDACTION } from '../formats/share/redact'
 import { decodeShareLink, encodeShareLink } from '../formats/share/shareLink'
 import { toNdjson } from '../formats/export/ndjson'
 import { generateStream } from '../test/generate'
-import { flatten, printTable, type Row } from './report'
+import { flatten, median, printTable, type Row } from './report'
 import { loadBaseline, saveResults } from './baseline'
 
 // Share links: how long the link gets for generated streams, plain and redacted, and what encoding and opening cost.
@@ -63,7 +63,9 @@ printTable(title, rows, loadBaseline())
 saveResults(flatten(title, rows))
 
 // Link length against the floor (the stream's content alone, deflated, base64url): 1,000 chunks of real prose in
-// 1–4-character deltas, and every attempt of the corpus shared on its own.
+// 1–4-character deltas, every attempt of the corpus shared on its own ("Only this attempt"), and every corpus log
+// shared whole (its floor: the content of all its attempts). Each row gives today's v2 link and what the v1
+// layout (deflated JSON) makes of the same payload; the baseline file holds v1's ratios from before v2.
 const floorTitle = 'share links vs the floor'
 const floorRows: Row[] = []
 const prose = proseStream(readFileSync('fixtures/prose/seed-article.txt', 'utf8'), 1_000)
@@ -72,36 +74,57 @@ const proseSource: LoadedSource = {
   diagnostics: [],
   sessions: [buildStreamSession(prose)],
 }
-const proseLink = await encodeShareLink(
-  buildSharePayload({
-    source: proseSource,
-    attempt: proseSource.sessions[0]!.streams[0]!,
-    streamKey: 'stream',
-    k: 0,
-  }),
+const prosePayload = buildSharePayload({
+  source: proseSource,
+  attempt: proseSource.sessions[0]!.streams[0]!,
+  streamKey: 'stream',
+  k: 0,
+})
+floorRows.push(
+  await ratioRow(`1,000 chunks of prose (${prose.length} chunks)`, prosePayload, linkFloor(prose)),
 )
-floorRows.push(ratioRow(`1,000 chunks of prose (${prose.length} chunks)`, proseLink.length, linkFloor(prose)))
 // Read from the working directory (the bench runs from the checkout's root, bundled into dist-bench/).
 const corpus = readdirSync('fixtures/dsh')
   .filter((name) => name.endsWith('.jsonl'))
   .sort()
+const attemptRatios: { v1: number; v2: number }[] = []
+const sessionRows: Row[] = []
 for (const file of corpus) {
   const source = loadSource(readFileSync(`fixtures/dsh/${file}`, 'utf8'), file)
-  for (const attempt of source.sessions[0]!.streams) {
-    const link = await encodeShareLink(
-      buildSharePayload({ source, attempt, streamKey: attempt.id, k: 0 }, { scope: 'stream' }),
-    )
-    floorRows.push(ratioRow(`${file} ${attempt.id}`, link.length, linkFloor(attempt.chunks)))
+  const streams = source.sessions[0]!.streams
+  for (const attempt of streams) {
+    const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k: 0 }, { scope: 'stream' })
+    const row = await ratioRow(`${file} ${attempt.id}`, payload, linkFloor(attempt.chunks))
+    floorRows.push(row)
+    attemptRatios.push({ v1: row.v1Ratio, v2: row.value })
   }
+  const whole = buildSharePayload({ source, attempt: streams[0]!, streamKey: streams[0]!.id, k: 0 })
+  const floor = sessionFloor(streams.map((attempt) => attempt.chunks))
+  sessionRows.push(await ratioRow(`${file} whole session`, whole, floor))
 }
+const summary = (label: string, pick: (values: number[]) => number): Row => ({
+  name: `corpus attempts, ${label}: link ÷ floor`,
+  value: pick(attemptRatios.map((r) => r.v2)),
+  unit: 'x',
+  reference: { label: 'v1', value: pick(attemptRatios.map((r) => r.v1)) },
+})
+floorRows.push(
+  summary('median', median),
+  summary('max', (values) => Math.max(...values)),
+  ...sessionRows,
+)
 printTable(floorTitle, floorRows, loadBaseline())
 saveResults(flatten(floorTitle, floorRows))
 
-function ratioRow(name: string, chars: number, floor: number): Row {
+async function ratioRow(name: string, payload: unknown, floor: number): Promise<Row & { v1Ratio: number }> {
+  const chars = (await encodeShareLink(payload as SharePayload)).length
+  const v1 = await v1LinkLength(payload)
+  const ratio = (n: number) => Math.round((n / floor) * 100) / 100
   return {
     name: `${name}: link ÷ floor`,
-    value: Math.round((chars / floor) * 100) / 100,
+    value: ratio(chars),
     unit: 'x',
-    reference: { label: `link ${chars} chars; floor, in chars`, value: floor },
+    reference: { label: `v2 ${chars} chars, v1 ${v1} chars (${ratio(v1)}x); floor, in chars`, value: floor },
+    v1Ratio: ratio(v1),
   }
 }

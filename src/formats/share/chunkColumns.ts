@@ -98,9 +98,14 @@ export function encodeChunks(source: ColumnarSource): ChunkColumns {
   const whole: unknown[] = []
   const names: string[] = []
   const tracks = new Tracks()
-  const rows: Row[] = []
+  const coder = new RangeEncoder()
+  let at = 0
   const put = (op: number, index: number, delta?: string) => {
-    rows.push({ op, index, length: delta?.length ?? 0 })
+    const time = source.time[at]!
+    // 0 is an unknown time; any other value is the zigzag code of the delta, plus one.
+    const timeCode = time === null ? 0 : zigzag(time) + 1
+    numbers.code(coder, op, index, delta?.length ?? 0, zigzag(source.seq[at]!), timeCode)
+    at++
     if (delta !== undefined) text.push(delta)
   }
   for (const chunk of source.chunks) {
@@ -139,20 +144,14 @@ export function encodeChunks(source: ColumnarSource): ChunkColumns {
       }
     } else if (indexed && c['type'] === 'block-end' && keysAre(c, END_KEYS)) {
       const built = tracks.built(index)
-      if (built !== null && JSON.stringify(built) === JSON.stringify(c['block'])) {
+      if (built !== null && sameJson(built, c['block'])) {
         put(END_BUILT, index)
         continue
       }
     }
-    rows.push({ op: WHOLE, index: 0, length: 0 })
+    put(WHOLE, 0)
     whole.push(chunk)
   }
-  const coder = new RangeEncoder()
-  rows.forEach((row, i) => {
-    const time = source.time[i]!
-    // 0 is an unknown time; any other value is the zigzag code of the delta, plus one.
-    numbers.code(coder, { ...row, seq: zigzag(source.seq[i]!), time: time === null ? 0 : zigzag(time) + 1 })
-  })
   return {
     count: source.chunks.length,
     numbers: coder.finish(),
@@ -260,13 +259,13 @@ class NumberColumns {
   private last = { op: 0, index: 0, seq: 0, time: 0 }
   private readonly lastLength = [0, 0]
 
-  code(coder: RangeEncoder, n: Numbers): void {
-    this.ops.encode(coder, n.op, this.last.op)
-    if (hasIndex(n.op)) this.indexes.encode(coder, n.index, this.indexContext(n.op))
-    if (hasText(n.op)) this.lengths.encode(coder, n.length, this.lengthContext(n.op))
-    this.seqs.encode(coder, n.seq, sizeClass(this.last.seq, 3))
-    this.times.encode(coder, n.time, this.timeContext(n.op))
-    this.remember(n)
+  code(coder: RangeEncoder, op: number, index: number, length: number, seq: number, time: number): void {
+    this.ops.encode(coder, op, this.last.op)
+    if (hasIndex(op)) this.indexes.encode(coder, index, this.indexContext(op))
+    if (hasText(op)) this.lengths.encode(coder, length, this.lengthContext(op))
+    this.seqs.encode(coder, seq, sizeClass(this.last.seq, 3))
+    this.times.encode(coder, time, this.timeContext(op))
+    this.remember(op, index, length, seq, time)
   }
 
   decode(coder: RangeDecoder): Numbers {
@@ -276,9 +275,8 @@ class NumberColumns {
     const length = hasText(op) ? this.lengths.decode(coder, this.lengthContext(op)) : 0
     const seq = this.seqs.decode(coder, sizeClass(this.last.seq, 3))
     const time = this.times.decode(coder, this.timeContext(op))
-    const n = { op, index, length, seq, time }
-    this.remember(n)
-    return n
+    this.remember(op, index, length, seq, time)
+    return { op, index, length, seq, time }
   }
 
   private indexContext(op: number): number {
@@ -293,15 +291,23 @@ class NumberColumns {
     return sizeClass(this.last.time, 7) * 2 + (op === this.last.op ? 0 : 1)
   }
 
-  private remember(n: Numbers): void {
-    if (hasIndex(n.op)) this.last.index = n.index
-    if (hasText(n.op)) this.lastLength[lengthKind(n.op)] = n.length
-    this.last = { op: n.op, index: this.last.index, seq: n.seq, time: n.time }
+  private remember(op: number, index: number, length: number, seq: number, time: number): void {
+    const last = this.last
+    if (hasIndex(op)) last.index = index
+    if (hasText(op)) this.lastLength[lengthKind(op)] = length
+    last.op = op
+    last.seq = seq
+    last.time = time
   }
 }
 
 const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)
 const unzigzag = (code: number) => (code % 2 === 0 ? code / 2 : -(code + 1) / 2)
+
+/** JSON-equal, key order included (what the opener gets back is the JSON of the block). */
+function sameJson(a: object, b: unknown): boolean {
+  return isRecord(b) && keysAre(b, Object.keys(a)) && JSON.stringify(a) === JSON.stringify(b)
+}
 
 function keysAre(value: object, keys: readonly string[]): boolean {
   const own = Object.keys(value)

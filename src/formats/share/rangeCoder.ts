@@ -45,7 +45,8 @@ export class RangeEncoder {
   private range = 0xffffffff
   private cache = 0
   private cacheSize = 1
-  private readonly out: number[] = []
+  private out = new Uint8Array(256)
+  private length = 0
 
   bit(probs: Bits, at: number, bit: number): void {
     const bound = probs.bound(this.range, at)
@@ -76,7 +77,12 @@ export class RangeEncoder {
       const carry = this.low >= 2 ** 32 ? 1 : 0
       let byte = this.cache
       do {
-        this.out.push((byte + carry) & 0xff)
+        if (this.length === this.out.length) {
+          const grown = new Uint8Array(this.out.length * 2)
+          grown.set(this.out)
+          this.out = grown
+        }
+        this.out[this.length++] = (byte + carry) & 0xff
         byte = 0xff
       } while (--this.cacheSize !== 0)
       this.cache = Math.floor(this.low / TOP) & 0xff
@@ -88,7 +94,7 @@ export class RangeEncoder {
   finish(): Uint8Array {
     for (let i = 0; i < 5; i++) this.shiftLow()
     // The first byte is always 0 (the cache's start): leave it out; the decoder starts from it.
-    return Uint8Array.from(this.out.slice(1))
+    return this.out.slice(1, this.length)
   }
 }
 

@@ -1,0 +1,236 @@
+import fc from 'fast-check'
+import { deflateSync } from 'fflate'
+import { describe, expect, it } from 'vitest'
+import type { AnyChunk } from '../../core/protocol'
+import { oddChunk } from '../../test/arbitraries'
+import { corpusFiles, readCorpus } from '../../test/corpus'
+import { loadSource } from '../load'
+import { decodeBody, encodeBody } from './codecV2'
+import { buildSharePayload, type ShareScope } from './payload'
+import { FULL_REDACTION } from './redact'
+import { IntModel, RangeDecoder, RangeEncoder } from './rangeCoder'
+
+const CAP = 64 * 1024 * 1024
+
+/** The JSON of a value sent through a v2 body: v1 (JSON) carried exactly that, key order included. */
+function again(value: unknown): string {
+  const decoded = decodeBody(encodeBody(value), CAP)
+  if (!('value' in decoded)) throw new Error(JSON.stringify(decoded))
+  return JSON.stringify(decoded.value)
+}
+
+function expectRoundTrip(value: unknown): void {
+  expect(again(value)).toBe(JSON.stringify(value))
+}
+
+/** Any UTF-16 string: lone surrogates, NUL, the skeleton's hole character U+007F, astral pairs split or not. */
+const wild = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)) }),
+  fc.constantFrom('\u007f', '\u007f\u007f', '\ud83d', '\ude00', '\ud83d\ude00', '\ufffd', '', 'x'.repeat(40)),
+  fc.string(),
+)
+
+/**
+ * Blocks as a harness stream holds them (start, deltas, end equal to the deltas or not) with the adversarial
+ * extras: stragglers after the end, re-closes, unknown fields, reordered keys, odd chunks in between.
+ */
+const block = fc
+  .record({
+    index: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(2 ** 40)),
+    type: fc.constantFrom('text', 'reasoning', 'tool-call', 'video'),
+    deltas: fc.array(wild, { maxLength: 8 }),
+    id: fc.constantFrom('call_00_aB3', 'x', ''),
+    name: fc.option(fc.constantFrom('bash', 'read'), { nil: undefined }),
+    newIdMidway: fc.boolean(),
+    end: fc.constantFrom('built', 'other', 'none', 'twice'),
+    straggler: fc.option(wild, { nil: undefined }),
+    odd: fc.array(oddChunk, { maxLength: 2 }),
+    extra: fc.option(fc.jsonValue(), { nil: undefined }),
+  })
+  .map((b): AnyChunk[] => {
+    const { index, type } = b
+    const chunks: AnyChunk[] = [{ type: 'block-start', index, blockType: type }]
+    const delta = (piece: string, at: number): AnyChunk => {
+      if (type === 'tool-call') {
+        const id = b.newIdMidway && at > 0 ? `${b.id}2` : b.id
+        return b.name === undefined
+          ? { type: 'tool-call-delta', index, id, argumentsDelta: piece }
+          : { type: 'tool-call-delta', index, id, name: b.name, argumentsDelta: piece }
+      }
+      return { type: type === 'reasoning' ? 'reasoning-delta' : 'text-delta', index, text: piece }
+    }
+    b.deltas.forEach((piece, at) => chunks.push(delta(piece, at)))
+    const joined = b.deltas.join('')
+    const built =
+      type === 'tool-call'
+        ? {
+            type,
+            id: b.newIdMidway && b.deltas.length > 1 ? `${b.id}2` : b.id,
+            name: b.name,
+            arguments: joined,
+          }
+        : { type, text: joined }
+    const end: AnyChunk = {
+      type: 'block-end',
+      index,
+      block: b.end === 'other' ? { ...built, text: `${joined}!` } : built,
+    }
+    if (b.end !== 'none') chunks.push(end)
+    if (b.end === 'twice') chunks.push(end)
+    if (b.straggler !== undefined) chunks.push(delta(b.straggler, 0))
+    if (b.extra !== undefined) chunks.push({ ...delta('y', 0), extra: b.extra })
+    chunks.push({ index, type: 'text-delta', text: 'keys out of order' } as AnyChunk, ...b.odd)
+    return chunks
+  })
+
+const stream = fc
+  .array(block, { maxLength: 5 })
+  .chain((blocks) =>
+    fc
+      .shuffledSubarray(blocks.flat(), { minLength: 0 })
+      .map((kept): [AnyChunk[], AnyChunk[]] => [blocks.flat(), kept]),
+  )
+
+/** Mostly seqs the columns take; now and then one past their range (the source then travels whole). */
+const seqs = (n: number) =>
+  fc.oneof(
+    { weight: 9, arbitrary: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: n, maxLength: n }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.maxSafeInteger()), {
+        minLength: n,
+        maxLength: n,
+      }),
+    },
+  )
+const times = (n: number) =>
+  fc.array(fc.oneof(fc.constant(null), fc.integer({ min: -1e12, max: 2e12 })), { minLength: n, maxLength: n })
+
+describe('a v2 body gives back exactly what it was given', () => {
+  it('random streams, adversarial ones included, with any seqs and times', () => {
+    fc.assert(
+      fc.property(
+        stream.chain(([ordered, shuffled]) =>
+          fc.tuple(
+            fc.constant(ordered),
+            fc.constant(shuffled),
+            seqs(ordered.length),
+            times(ordered.length),
+            fc.jsonValue(),
+          ),
+        ),
+        ([ordered, shuffled, seq, time, extra]) => {
+          for (const chunks of [ordered, shuffled]) {
+            const n = chunks.length
+            expectRoundTrip({
+              v: 1,
+              name: 'a.jsonl',
+              source: { kind: 'chunks', chunks, seq: seq.slice(0, n), time: time.slice(0, n) },
+              stream: 't1.s1.a1',
+              k: 0,
+              diagnostics: [{ severity: 'warning', message: 'line 8: seq gap: expected 6, got 87' }],
+              extra,
+            })
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('any JSON value at all (the skeleton alone carries it)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => expectRoundTrip(value)),
+      { numRuns: 300 },
+    )
+    expectRoundTrip({ source: { kind: 'chunks', chunks: [1], seq: [1.5], time: [null] } })
+    expectRoundTrip({ k: [0, 2 ** 53 - 1, -(2 ** 53) + 1], s: ['\u007f', '\u007fa', 'b'], t: ['\ud800'] })
+  })
+
+  it.each(corpusFiles())('%s: every attempt, every scope, plain and redacted', (name) => {
+    const source = loadSource(readCorpus(name), name)
+    for (const attempt of source.sessions[0]!.streams) {
+      const total = attempt.chunks.length
+      const scopes: ShareScope[] = [
+        { scope: 'stream' },
+        { scope: 'session' },
+        { window: { from: total >> 2, to: total - (total >> 2) } },
+      ]
+      for (const scope of scopes) {
+        for (const options of [scope, { ...scope, redact: FULL_REDACTION }]) {
+          const payload = buildSharePayload(
+            { source, attempt, streamKey: attempt.id, k: total >> 1 },
+            options,
+          )
+          expect(again(payload)).toBe(JSON.stringify(payload))
+        }
+      }
+    }
+  })
+})
+
+describe('a damaged body is refused in words, never thrown', () => {
+  const body = encodeBody(
+    buildSharePayload(
+      (() => {
+        const name = 'acp-agent-persistent-pwsh-tool-turn-session.jsonl'
+        const source = loadSource(readCorpus(name), name)
+        const attempt = source.sessions[0]!.streams[0]!
+        return { source, attempt, streamKey: attempt.id, k: 3 }
+      })(),
+      { scope: 'stream' },
+    ),
+  )
+
+  it('random bytes, and a real body with any byte changed or cut anywhere', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(() => decodeBody(bytes, CAP)).not.toThrow()
+      }),
+    )
+    for (let at = 0; at < body.length; at++) {
+      const changed = body.slice()
+      changed[at] = changed[at]! ^ 0x5a
+      expect(() => decodeBody(changed, CAP)).not.toThrow()
+      expect(() => decodeBody(body.subarray(0, at), CAP)).not.toThrow()
+      expect(decodeBody(body.subarray(0, at), CAP)).toHaveProperty('error')
+    }
+  })
+
+  it('refuses to inflate past the cap', () => {
+    expect(decodeBody(body, 100)).toEqual({ tooLarge: true })
+  })
+})
+
+describe('the range coder', () => {
+  it('gives back any safe integers in any contexts', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.nat(40), fc.maxSafeNat(), fc.nat()), fc.integer({ min: -2, max: 9 }))),
+        (values) => {
+          const encoder = new RangeEncoder()
+          const model = new IntModel(8)
+          for (const [value, context] of values) model.encode(encoder, value, context)
+          const decoder = new RangeDecoder(encoder.finish())
+          const again = new IntModel(8)
+          expect(values.map(([, context]) => again.decode(decoder, context))).toEqual(values.map(([v]) => v))
+        },
+      ),
+    )
+  })
+
+  it('codes 1,000 lengths of 1–4 in close to their 2 bits each, well under deflate', () => {
+    let seed = 7
+    const encoder = new RangeEncoder()
+    const model = new IntModel(1)
+    const lengths = new Uint8Array(1000)
+    for (let i = 0; i < lengths.length; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      lengths[i] = 1 + Math.floor((seed / 2147483648) * 4)
+      model.encode(encoder, lengths[i]!)
+    }
+    const coded = encoder.finish().length
+    expect(coded).toBeLessThan(262)
+    expect(coded).toBeLessThan(deflateSync(lengths, { level: 9 }).length * 0.8)
+  })
+})
