@@ -55,7 +55,7 @@ export function proseStream(text: string, count: number): SourcedChunk[] {
 }
 
 /**
- * The length a v1 link (`v1.` + base64url of the 5-byte frame and deflate-raw(JSON), docs/protocol.md §13) would
+ * The length a v1 link (`v1.` + base64url of the 5-byte frame and deflate-raw(JSON), docs/protocol.md §14) would
  * have for a payload: the bench prints it beside today's v2 link. Plain links only.
  */
 export async function v1LinkLength(payload: unknown): Promise<number> {

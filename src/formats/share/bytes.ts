@@ -1,4 +1,4 @@
-// Byte columns of a v2 share link (docs/protocol.md §12): unsigned LEB128 varints, zigzag for signed values.
+// Byte columns of a v2 share link (docs/protocol.md §14): unsigned LEB128 varints, zigzag for signed values.
 // Arithmetic, not bit operators, so every safe integer codes exactly.
 
 /** The largest magnitude a zigzag-coded value may have (its code must stay a safe integer). */

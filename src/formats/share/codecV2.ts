@@ -7,7 +7,7 @@ import { decodeChunks, encodeChunks, isColumnarSource, type ChunkColumns } from 
 import { SHARE_DICTIONARY } from './dictionary'
 
 /**
- * The body of a v2 share link (docs/protocol.md §12): the same payload as v1 (payload.ts), laid out so that deflate
+ * The body of a v2 share link (docs/protocol.md §14): the same payload as v1 (payload.ts), laid out so that deflate
  * sees the stream's text as one run and everything else as small integers. Columns:
  *
  * - text: every delta's text or arguments in stream order, then every long string of the rest (recorded messages,

@@ -1,4 +1,4 @@
-// The preset deflate dictionary of v2 share links (docs/protocol.md §12). A link is small, so deflate never sees
+// The preset deflate dictionary of v2 share links (docs/protocol.md §14). A link is small, so deflate never sees
 // the protocol's own words twice inside one; with them preset, a key or a common value costs a back-reference.
 // The words come from the protocol (docs/protocol.md §1, §6, §7) and the payload (payload.ts, attemptContext.ts),
 // plus the JSON and shell a tool call's arguments usually hold. Deflate reaches closer strings more cheaply, so

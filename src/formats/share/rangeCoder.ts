@@ -1,6 +1,6 @@
 import { Malformed } from './bytes'
 
-// The integer columns of a v2 link (docs/protocol.md §12) are range-coded, not deflated: deflate spends whole
+// The integer columns of a v2 link (docs/protocol.md §14) are range-coded, not deflated: deflate spends whole
 // bits per symbol and a Huffman table per block, which on a link's few hundred small numbers (chunk lengths of
 // 1–4, times of 0 or 20 ms) costs half as much again as their entropy. A binary range coder (the LZMA kind:
 // 32-bit range, carry propagation through a cached byte) codes each number as its bit length then its bits, each

@@ -6,7 +6,7 @@ import { decodeBody, encodeBody } from './codecV2'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
- * Share links: `#v2.<base64url frame>` (docs/protocol.md §12). Everything travels in the fragment, which browsers
+ * Share links: `#v2.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
  * never send to a server. Only the platform (crypto.subtle, TextEncoder, btoa/atob, DecompressionStream for v1)
  * and fflate (synchronous deflate with a preset dictionary, which CompressionStream cannot take) are used, so the
  * same code runs in the app, the worker and the CLI.
@@ -258,7 +258,7 @@ async function readV1(
 
 /** Why this page cannot encode or decode links (an old browser, or encryption on a page that is not secure). */
 export function missingPlatform(encrypted: boolean, version = SHARE_VERSION): string | null {
-  // Only v1 bodies inflate through the platform; v2 deflates with fflate (a dictionary, docs/protocol.md §12).
+  // Only v1 bodies inflate through the platform; v2 deflates with fflate (a dictionary, docs/protocol.md §14).
   if (version === 1 && typeof DecompressionStream !== 'function')
     return 'this browser cannot open v1 share links (it lacks DecompressionStream); use a current browser'
   if (encrypted && globalThis.crypto?.subtle === undefined)

@@ -6,7 +6,7 @@ import { buildSharePayload, type ShareScope } from './payload'
 import { decodeShareLink, encodeShareLink, inspectShareLink, MIN_ITERATIONS } from './shareLink'
 
 // Links written by the v1 encoder (deflated JSON), before links became v2: every released version keeps opening
-// (docs/protocol.md §12). Each must open to the very payload the same share gives as a v2 link today.
+// (docs/protocol.md §14). Each must open to the very payload the same share gives as a v2 link today.
 type Fixture = {
   readonly file: string
   readonly stream: string
