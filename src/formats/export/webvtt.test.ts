@@ -1,5 +1,5 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { findExample } from '../../examples'
 import type { Lesson } from '../lesson/lesson'
 import { loadSource } from '../load'
 import { CAPTION_PACE_MS, lessonToWebVtt } from './webvtt'
@@ -41,7 +41,9 @@ function parseVtt(text: string): Cue[] {
 }
 
 function lessonOf(id: string) {
-  const source = loadSource(findExample(id)!.source())
+  const source = loadSource(
+    readFileSync(new URL(`../../examples/lessons/${id}.json`, import.meta.url), 'utf8'),
+  )
   const stream = source.sessions[0]!.streams
   return { source, lesson: source.lesson!, streams: stream }
 }
