@@ -5,6 +5,8 @@ import { LiveController, sessionFeedMemory } from './app/live/liveController'
 import { createOpener } from './app/open/openSource'
 import { askPassphrase } from './app/open/passphrasePrompt'
 import { App } from './ui/App'
+import { isNotesWindow } from './app/teach/presenterChannel'
+import { NotesView } from './ui/teach/NotesView'
 import { LiveProvider } from './ui/live/LiveContext'
 import { OpenProvider } from './ui/OpenContext'
 import { StoreProvider } from './ui/StoreContext'
@@ -25,7 +27,7 @@ createRoot(container).render(
     <StoreProvider store={store}>
       <LiveProvider live={live}>
         <OpenProvider open={open}>
-          <App />
+          {isNotesWindow(window.location.search) ? <NotesView /> : <App />}
         </OpenProvider>
       </LiveProvider>
     </StoreProvider>

@@ -19,6 +19,8 @@ import { Transport } from './transport/Transport'
 import { useKeyboard } from './transport/useKeyboard'
 import { usePlayback } from './transport/usePlayback'
 import { useUrlSync } from './url/useUrlSync'
+import { PresenterView } from './teach/PresenterView'
+import { usePresenterSettings } from './teach/usePresenterSettings'
 
 type Sizes = { left: number; right: number; bottom: number; lanes: number }
 /** Defaults fit 1440×900; on a short screen the lanes and the message pane start smaller. */
@@ -53,6 +55,22 @@ export function App() {
   const live = useChunkscope((s) => s.origin?.kind === 'live')
   const [sizes, resize] = useSizes()
   const [drawer, setDrawer] = useState(false)
+  usePresenterSettings()
+  const presenter = useChunkscope((s) => s.presenter)
+  const idleState = status === 'loading' || !hasSource ? 'loading' : 'idle'
+
+  if (presenter)
+    return (
+      <div
+        data-state={idleState}
+        className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+      >
+        <StatusBar />
+        <PresenterView />
+        <DropZone />
+        <HelpDialog />
+      </div>
+    )
 
   return (
     // `data-state` is the app's idle signal for e2e: "loading" until a source is on screen and while one loads.

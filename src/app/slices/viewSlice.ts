@@ -24,6 +24,12 @@ export type ViewState = {
   readonly helpOpen: boolean
   /** The interface language (`app/i18n/lang.ts`); the UI renders its catalogue. */
   readonly lang: Lang
+  /** Teaching: the presenter view (large type, narration, blocks in the middle; ui/teach/). */
+  readonly presenter: boolean
+  /** The presenter view's type size, a factor of the browser's (persisted by ui/teach/usePresenterSettings.ts). */
+  readonly fontScale: number
+  /** Teaching: ask the class what the next chunk will do before it is applied. */
+  readonly predict: boolean
 }
 
 export type ViewActions = {
@@ -33,7 +39,14 @@ export type ViewActions = {
   toggleRun(head: number): void
   setHelpOpen(open: boolean): void
   setLang(lang: Lang): void
+  togglePresenter(): void
+  setFontScale(scale: number): void
+  togglePredict(): void
 }
+
+/** The presenter's type sizes: from the browser's own up to three times it. */
+export const FONT_SCALES = [1, 1.25, 1.5, 1.75, 2, 2.5, 3] as const
+export const DEFAULT_FONT_SCALE = 1.5
 
 export const initialFilter: TimelineFilter = {
   types: [],
@@ -45,7 +58,16 @@ export const initialFilter: TimelineFilter = {
 
 export function createViewSlice({ set, get }: SliceApi): { state: ViewState; actions: ViewActions } {
   return {
-    state: { finalMode: 'cursor', theme: 'system', filter: initialFilter, helpOpen: false, lang: 'en' },
+    state: {
+      finalMode: 'cursor',
+      theme: 'system',
+      filter: initialFilter,
+      helpOpen: false,
+      lang: 'en',
+      presenter: false,
+      fontScale: DEFAULT_FONT_SCALE,
+      predict: false,
+    },
     actions: {
       setFinalMode(finalMode) {
         set({ finalMode })
@@ -70,6 +92,16 @@ export function createViewSlice({ set, get }: SliceApi): { state: ViewState; act
       },
       setLang(lang) {
         set({ lang })
+      },
+      togglePresenter() {
+        set({ presenter: !get().presenter })
+      },
+      setFontScale(scale) {
+        const nearest = FONT_SCALES.reduce((a, b) => (Math.abs(b - scale) < Math.abs(a - scale) ? b : a))
+        set({ fontScale: nearest })
+      },
+      togglePredict() {
+        set({ predict: !get().predict })
       },
     },
   }

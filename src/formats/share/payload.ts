@@ -17,6 +17,8 @@ import type { Diagnostic, LoadedSource } from '../types'
 import { isRedacting, redactChunks, redactEvents, type RedactionOptions } from './redact'
 import { compactState, expandState } from './carriedState'
 import { cutWindow } from './window'
+import { lessonField, withSharedLesson } from './lessonField'
+import type { Lesson } from '../lesson/lesson'
 import {
   applyShareAttempt,
   fillMatchedRecord,
@@ -71,6 +73,8 @@ export type SharePayloadV1 = {
   readonly attempt?: ShareAttempt
   /** The reader's diagnostics the sender saw about what is shared (seq gaps, torn rows…), as text. */
   readonly diagnostics?: readonly Diagnostic[]
+  /** A lesson's narration and questions (lessonField.ts; old readers ignore it). */
+  readonly lesson?: Lesson
 }
 
 export type ShareSessionSource = { readonly kind: 'session'; readonly records: SessionRecord[] }
@@ -127,7 +131,12 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   const redact = isRedacting(options.redact) ? options.redact : undefined
   const isLog = session !== undefined && (session.header !== null || session.events.length > 0)
   const named = source.name !== undefined ? { name: source.name } : {}
-  const redactedTag = redact !== undefined ? { redacted: redact } : {}
+  // The lesson rides beside the redaction tag: every return below carries both.
+  // The lesson rides with the redaction tag: every payload below carries both.
+  const redactedTag = {
+    ...(redact !== undefined ? { redacted: redact } : {}),
+    ...lessonField(source, redact !== undefined),
+  }
   const k = Math.max(0, Math.min(attempt.chunks.length, Math.trunc(input.k)))
   const sessionIndex = input.sessionIndex ?? 0
   if (options.window === undefined && isLog && options.scope !== 'stream') {
@@ -272,6 +281,7 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
   } else {
     return { error: `the link's source kind ${JSON.stringify(raw['kind'])} is unknown` }
   }
+  source = withSharedLesson(source, value['lesson'])
   const attempt = source.sessions[0]?.streams.find((candidate) => candidate.id === streamKey)
   const length = attempt?.chunks.length ?? 0
   const offset = window?.from ?? 0

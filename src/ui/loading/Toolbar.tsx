@@ -8,6 +8,7 @@ import { ShareButton } from '../share/ShareButton'
 import { useChunkscope } from '../StoreContext'
 import { LiveButton } from '../live/LiveButton'
 import { ExamplesMenu } from './ExamplesMenu'
+import { PresenterButton } from '../teach/PresenterButton'
 import { PasteDialog } from './PasteDialog'
 import { ThemeSwitch } from './ThemeSwitch'
 import { useSourceLoader } from './useSourceLoader'
@@ -72,6 +73,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
       )}
       <LinkBadges />
       <div className="ml-auto flex flex-wrap items-center gap-1">
+        <PresenterButton />
         <ShareButton />
         <ExportMenu />
         <PassphraseDialog />

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { FONT_SCALES } from '../../app/slices/viewSlice'
 import type { MessageKey } from '../i18n/translate'
 import { useChunkscopeStore } from '../StoreContext'
 
@@ -12,6 +13,8 @@ export const KEYS: readonly { readonly keys: string; readonly action: MessageKey
   { keys: '↑ / ↓, PgUp / PgDn', action: 'keys.timelineRows' },
   { keys: 'Enter', action: 'keys.timelineRun' },
   { keys: '↑ / ↓ / ← / →', action: 'keys.outline' },
+  { keys: 'P', action: 'keys.presenter' },
+  { keys: '+ / −', action: 'keys.fontScale' },
   { keys: '?', action: 'keys.help' },
   { keys: 'Esc', action: 'keys.escape' },
   { keys: 'Ctrl/Cmd+V', action: 'keys.paste' },
@@ -66,6 +69,20 @@ export function useKeyboard(): void {
             search?.focus()
             search?.select()
             return search !== null
+          }
+          case 'p':
+          case 'P':
+            act.togglePresenter()
+            return true
+          case '+':
+          case '=':
+          case '-':
+          case '−': {
+            if (!state.presenter) return false
+            const at = FONT_SCALES.indexOf(state.fontScale as (typeof FONT_SCALES)[number])
+            const next = FONT_SCALES[at + (event.key === '+' || event.key === '=' ? 1 : -1)]
+            if (next !== undefined) act.setFontScale(next)
+            return true
           }
           case '?':
             act.setHelpOpen(true)
