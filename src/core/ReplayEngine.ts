@@ -9,7 +9,7 @@ import {
   type StreamResult,
 } from './analyzeStream'
 import { decodeEffect, encodeEffect, type Effect, type EffectSummary } from './effects'
-import type { ContentBlock, SourcedChunk } from './protocol'
+import type { SourcedChunk } from './protocol'
 import type { AttemptWindow } from './session'
 import { partitionPoint } from './base/partitionPoint'
 
