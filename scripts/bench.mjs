@@ -9,7 +9,7 @@ execFileSync('npx', ['vite', 'build', '--config', 'vite.bench.config.ts', '--log
 })
 const only = process.argv.slice(2)
 // inspect.bench runs the built CLI, as a user would: build it from this checkout first.
-if (only.length === 0 || only.some((word) => 'inspect'.includes(word))) {
+if (only.length === 0 || only.some((word) => 'inspect.bench.mjs'.includes(word))) {
   execFileSync('npx', ['vite', 'build', '--config', 'vite.cli.config.ts', '--logLevel', 'warn'], {
     stdio: 'inherit',
   })
