@@ -8,6 +8,12 @@ execFileSync('npx', ['vite', 'build', '--config', 'vite.bench.config.ts', '--log
   stdio: 'inherit',
 })
 const only = process.argv.slice(2)
+// inspect.bench runs the built CLI, as a user would: build it from this checkout first.
+if (only.length === 0 || only.some((word) => 'inspect.bench.mjs'.includes(word))) {
+  execFileSync('npx', ['vite', 'build', '--config', 'vite.cli.config.ts', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  })
+}
 const benches = readdirSync('dist-bench')
   .filter((name) => name.endsWith('.bench.mjs'))
   .filter((name) => only.length === 0 || only.some((word) => name.includes(word)))

@@ -48,22 +48,34 @@ const engine = new ReplayEngine(chunks)
 const replayMs = performance.now() - replayStart
 const bytesPerChunk = (heapUsed() - before) / N
 
-// 1,000 random seeks (fixed seed), each timed on its own.
-let seed = 7
-const seekTimes: number[] = []
-for (let i = 0; i < 1000; i++) {
-  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
-  const k = seed % (N + 1)
-  const start = performance.now()
-  engine.seek(k)
-  seekTimes.push(performance.now() - start)
-}
-// Stepping: 1,000 consecutive next-chunk seeks from the middle.
-const stepTimes: number[] = []
-for (let k = N >> 1; k < (N >> 1) + 1000; k++) {
-  const start = performance.now()
-  engine.seek(k)
-  stepTimes.push(performance.now() - start)
+// The machine is shared: each timing below is taken REPEATS times and the median of the repeats is printed.
+const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 5)
+const seekMedians: number[] = []
+const seekWorsts: number[] = []
+const stepMedians: number[] = []
+for (let repeat = 0; repeat < REPEATS; repeat++) {
+  // 1,000 random seeks (a fixed seed per repeat), each timed on its own.
+  let seed = 7 + repeat
+  const seekTimes: number[] = []
+  for (let i = 0; i < 1000; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
+    const k = seed % (N + 1)
+    const start = performance.now()
+    engine.seek(k)
+    seekTimes.push(performance.now() - start)
+  }
+  seekMedians.push(median(seekTimes))
+  seekWorsts.push(Math.max(...seekTimes))
+  // Stepping: 1,000 consecutive next-chunk seeks from a random place (one push each on the live assembler).
+  const from = seed % (N - 1000)
+  engine.seek(from)
+  const stepTimes: number[] = []
+  for (let k = from + 1; k <= from + 1000; k++) {
+    const start = performance.now()
+    engine.seek(k)
+    stepTimes.push(performance.now() - start)
+  }
+  stepMedians.push(median(stepTimes))
 }
 
 const rows: Row[] = [
@@ -74,11 +86,12 @@ const rows: Row[] = [
     reference: { label: 'plain string append', value: baselineNs },
   },
   { name: 'full replay (pass + checks + checkpoints)', value: replayMs, unit: 'ms' },
-  { name: '1,000 random seeks: median', value: median(seekTimes), unit: 'ms' },
-  { name: '1,000 random seeks: worst', value: Math.max(...seekTimes), unit: 'ms' },
-  { name: 'step to next chunk: median', value: median(stepTimes), unit: 'ms' },
+  { name: '1,000 random seeks: median', value: median(seekMedians), unit: 'ms', goal: '≤ 0.5 ms' },
+  { name: '1,000 random seeks: worst', value: median(seekWorsts), unit: 'ms', goal: '≤ 8 ms' },
+  { name: 'step to next chunk: median', value: median(stepMedians), unit: 'ms', goal: '≤ 0.05 ms' },
   { name: 'engine memory per chunk (excl. chunks)', value: bytesPerChunk, unit: 'bytes' },
 ]
 if (gc === undefined) console.log('(run with node --expose-gc for a memory figure)')
+console.log(`(seek and step rows: the median of ${REPEATS} repeats)`)
 printTable(title, rows, loadBaseline())
 saveResults(flatten(title, rows))

@@ -206,22 +206,10 @@ export class BlockAssembler {
     return partial
   }
 
-  /** The block an index yields now; throws for an open block of a type other than text/reasoning/tool-call. */
-  private assemble(partial: PartialBlock, index: number): ContentBlock {
-    return partial.block ? partial.block : assembleOpen(partial, index)
-  }
-
   /** One pass computing blocks and replayState together, so they cannot disagree (§3 read side). */
   assembled(): AssembledBlocks {
-    const all = this.order.map((index) => this.assemble(this.mustGet(index), index))
-    const dropsToolCalls = this.finish.kind === 'max-tokens'
-    const blocks = dropsToolCalls ? all.filter((block) => block.type !== 'tool-call') : all
-    const envelope = this.storedReplayState
-    if (envelope?.blocks === undefined) return { all, blocks, replayState: envelope }
-    if (entriesLength(envelope.blocks) !== all.length) return { all, blocks, replayState: undefined }
-    if (blocks.length === all.length) return { all, blocks, replayState: envelope }
-    const entries = filterEntries(envelope.blocks, (position) => all[position]?.type !== 'tool-call')
-    return { all, blocks, replayState: { response: envelope.response, blocks: entries } }
+    const all = this.order.map((index) => assemblePartial(this.mustGet(index), index))
+    return alignAssembled(all, this.finish, this.storedReplayState)
   }
 
   /**
@@ -239,17 +227,8 @@ export class BlockAssembler {
   interruptedBlocks(): ContentBlock[] {
     const kept: ContentBlock[] = []
     for (const index of this.order) {
-      const partial = this.mustGet(index)
-      // `?.` on a non-object block (a block-end's `block: 5`) reads undefined, as in the harness.
-      const type = (partial.block as { type?: unknown } | undefined)?.type ?? partial.blockType
-      if (type !== 'text' && type !== 'reasoning') continue
-      const block = this.assemble(partial, index)
-      const blockType = (block as { type?: unknown }).type
-      if (
-        (blockType === 'text' || blockType === 'reasoning') &&
-        hasVisibleText((block as { text?: unknown }).text)
-      )
-        kept.push(block)
+      const block = interruptedBlockOf(this.mustGet(index), index)
+      if (block !== null) kept.push(block)
     }
     return kept
   }
@@ -397,4 +376,46 @@ export class BlockAssembler {
     if (!partial) throw new Error(`BlockAssembler invariant violated: no partial for index ${index}`)
     return partial
   }
+}
+
+/**
+ * The block one partial yields in `blocks()` (§3 read side): its block-end's block once frozen, else what its
+ * deltas built; throws for an open block of a type other than text/reasoning/tool-call. A frozen partial yields
+ * the same block for the rest of the stream, which is what lets the replay engine keep it (ReplayEngine.ts).
+ */
+export function assemblePartial(partial: Readonly<PartialBlock>, index: number): ContentBlock {
+  return partial.block ? partial.block : assembleOpen(partial, index)
+}
+
+/**
+ * What one partial contributes to `interruptedBlocks()` (§3): its block when it is text or reasoning with visible
+ * text, else null; throws as the harness's `block.text.trim()` does for a closed one whose text is not a string.
+ */
+export function interruptedBlockOf(partial: Readonly<PartialBlock>, index: number): ContentBlock | null {
+  // `?.` on a non-object block (a block-end's `block: 5`) reads undefined, as in the harness.
+  const type = (partial.block as { type?: unknown } | undefined)?.type ?? partial.blockType
+  if (type !== 'text' && type !== 'reasoning') return null
+  const block = assemblePartial(partial, index)
+  const blockType = (block as { type?: unknown }).type
+  return (blockType === 'text' || blockType === 'reasoning') &&
+    hasVisibleText((block as { text?: unknown }).text)
+    ? block
+    : null
+}
+
+/**
+ * `blocks()` and `replayState` from every partial's block in first-seen order (§3 read side): a max-tokens finish
+ * drops tool calls, and the envelope's entries are kept only while they align with the blocks.
+ */
+export function alignAssembled(
+  all: ContentBlock[],
+  finish: FinishReason,
+  envelope: ReplayEnvelope | undefined,
+): AssembledBlocks {
+  const blocks = finish.kind === 'max-tokens' ? all.filter((block) => block.type !== 'tool-call') : all
+  if (envelope?.blocks === undefined) return { all, blocks, replayState: envelope }
+  if (entriesLength(envelope.blocks) !== all.length) return { all, blocks, replayState: undefined }
+  if (blocks.length === all.length) return { all, blocks, replayState: envelope }
+  const entries = filterEntries(envelope.blocks, (position) => all[position]?.type !== 'tool-call')
+  return { all, blocks, replayState: { response: envelope.response, blocks: entries } }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { analyzeStream } from './analyzeStream'
 import { BlockAssembler } from './BlockAssembler'
 import { ReplayBuilder, ReplayEngine } from './ReplayEngine'
-import { anyStream } from '../test/arbitraries'
+import { anyStream, seekMoves, seekTargets } from '../test/arbitraries'
 import { be, bs, finish, rd, reasoning, sourced, td, text, usage } from '../test/chunks'
 import { printFrame } from '../test/printFrame'
 
@@ -85,25 +85,35 @@ describe('ReplayEngine', () => {
 
   it('seek(k) equals a fresh replay of the first k chunks, in any seek order', () => {
     fc.assert(
-      fc.property(
-        anyStream(40),
-        fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
-        fc.integer({ min: 1, max: 8 }),
-        (chunks, targets, every) => {
-          const stream = sourced(chunks)
-          const engine = new ReplayEngine(stream, { checkpointEvery: every })
-          for (const target of targets) {
-            const k = target % (stream.length + 1)
-            const frame = engine.seek(k)
-            const { k: _k, total, partials, last, findingCount, ignoredCount, ...read } = frame
-            void [_k, total, partials, last, findingCount, ignoredCount]
-            expect(read).toEqual(freshFrame(stream, k))
-            const fresh = new BlockAssembler()
-            for (const s of stream.slice(0, k)) fresh.push(s.chunk)
-            expect(partials.map((p) => p.life.index)).toEqual(fresh.indexes)
-          }
-        },
-      ),
+      fc.property(anyStream(40), seekMoves, fc.integer({ min: 1, max: 8 }), (chunks, moves, every) => {
+        const stream = sourced(chunks)
+        const engine = new ReplayEngine(stream, { checkpointEvery: every })
+        for (const k of seekTargets(moves, stream.length)) {
+          const frame = engine.seek(k)
+          const { k: _k, total, partials, last, findingCount, ignoredCount, ...read } = frame
+          void [_k, total, findingCount, ignoredCount]
+          expect(read).toEqual(freshFrame(stream, k))
+          const fresh = new BlockAssembler()
+          const effects = stream.slice(0, k).map((s) => fresh.push(s.chunk))
+          expect(partials.map((p) => p.life.index)).toEqual(fresh.indexes)
+          // Each block as the fresh assembler holds it, and the last chunk's effect.
+          expect(
+            partials.map(({ text, toolCallArguments, toolCallId, toolCallName, block }) => ({
+              text,
+              toolCallArguments,
+              toolCallId,
+              toolCallName,
+              block,
+            })),
+          ).toEqual(
+            fresh.indexes.map((index) => {
+              const { text, toolCallArguments, toolCallId, toolCallName, block } = fresh.partial(index)!
+              return { text, toolCallArguments, toolCallId, toolCallName, block }
+            }),
+          )
+          expect(last?.effect ?? null).toEqual(k === 0 ? null : effects[k - 1])
+        }
+      }),
     )
   })
 

@@ -1,10 +1,5 @@
-import {
-  BlockAssembler,
-  assembleOpen,
-  type AssemblerSnapshot,
-  type AssemblerState,
-  type PartialBlock,
-} from './BlockAssembler'
+import { BlockAssembler, type AssemblerSnapshot, type AssemblerState } from './BlockAssembler'
+import { BlockReads, type BlockFrame, type BlockLife } from './blockReads'
 import { showValue, type Finding } from './checks'
 import {
   AssemblyPass,
@@ -14,44 +9,11 @@ import {
   type StreamResult,
 } from './analyzeStream'
 import { decodeEffect, encodeEffect, type Effect, type EffectSummary } from './effects'
-import type { ContentBlock, SourcedChunk } from './protocol'
+import type { SourcedChunk } from './protocol'
 import type { AttemptWindow } from './session'
-import { jsonEqual } from './jsonEqual'
 import { partitionPoint } from './base/partitionPoint'
 
-/** What the stream does to one block index over its whole life (computed once, in the first pass). */
-export type BlockLife = {
-  readonly index: number
-  /** Position in first-seen order: "Block 0", "Block 1", … in the UI. */
-  readonly order: number
-  /** The blockType it was created with (later starts never retype it). */
-  readonly blockType: string
-  /** Created by a delta or block-end rather than by block-start. */
-  readonly implicit: boolean
-  readonly openedAt: number
-  /** Position of the first (winning) block-end, or null when never closed. */
-  readonly closedAt: number | null
-  /** Positions of every chunk addressed to this index, in order (for lanes). */
-  readonly touches: readonly number[]
-  /** Deltas the assembler accepted (all before the close: later ones are stragglers). */
-  readonly acceptedDeltas: number
-}
-
-/** One block as it stands after the first k chunks. */
-export type BlockFrame = {
-  readonly life: BlockLife
-  readonly state: 'open' | 'frozen'
-  readonly text: string
-  readonly toolCallId: string | undefined
-  readonly toolCallName: string | undefined
-  readonly toolCallArguments: string
-  /** The authoritative block from block-end, once frozen. */
-  readonly block: ContentBlock | undefined
-  /** What the deltas alone build (null for an unknown open type). */
-  readonly streamed: ContentBlock | null
-  /** Frozen, and the block-end differs from what the deltas built. */
-  readonly differs: boolean
-}
+export type { BlockFrame, BlockLife }
 
 /** The full state after the first k chunks (position k: 0 = none applied, N = all). */
 export type ReplayFrame = AssemblyRead & {
@@ -127,7 +89,9 @@ export class ReplayEngine {
   /** The state after the whole stream; never pushed to again (checkpoints restore frozen partials from it). */
   private readonly final: BlockAssembler
   private readonly perChunkFindings: number
-  private live: { k: number; assembler: BlockAssembler }
+  private live: { k: number; assembler: BlockAssembler; lastEffect: Effect | null }
+  /** The read side of the live assembler, kept per block. */
+  private readonly reads = new BlockReads((index) => this.lifeOf.get(index))
   private readonly memos = new Map<string, WeakMap<object, unknown>>()
 
   /** Builds synchronously; for long streams in a UI, drive a {@link ReplayBuilder} in slices and pass it here. */
@@ -168,7 +132,8 @@ export class ReplayEngine {
     this.result = { ...readAssembler(end), ignored: pass.ignored, findings: this.findings }
     this.final = pass.assembler
     this.streaming = builder.streaming
-    this.live = { k: 0, assembler: this.start() }
+    this.live = { k: 0, assembler: this.start(), lastEffect: null }
+    this.reads.rebuild(this.live.assembler)
   }
 
   /** The state at position 0: empty, or the initial state the builder was given. */
@@ -198,11 +163,16 @@ export class ReplayEngine {
     return this.lifeOf.get(index)
   }
 
-  /** The state after the first k chunks (k is clamped to 0…total). Equal to a fresh replay of those chunks. */
+  /**
+   * The state after the first k chunks (k is clamped to 0…total). Equal to a fresh replay of those chunks. A step
+   * forward is one push on the live assembler and rereads only the block it touched ({@link BlockReads}).
+   */
   seek(target: number): ReplayFrame {
     const k = Math.min(this.total, Math.max(0, Math.trunc(target)))
+    if (k === this.live.k) return this.frame(k, this.live.assembler, this.live.lastEffect)
     if (k === 0) {
-      this.live = { k: 0, assembler: this.start() }
+      this.live = { k: 0, assembler: this.start(), lastEffect: null }
+      this.reads.rebuild(this.live.assembler)
       return this.frame(0, this.live.assembler, null)
     }
     // Start at or below k − 1 so the last push yields chunk k − 1's effect; at most `every` pushes.
@@ -211,12 +181,16 @@ export class ReplayEngine {
     const assembler = reuseLive ? this.live.assembler : BlockAssembler.restore(base.snapshot, this.final)
     let at = reuseLive ? this.live.k : base.pos
     let lastEffect: Effect | null = null
+    const touched: number[] = []
     while (at < k) {
       lastEffect = assembler.push(this.chunks[at]!.chunk)
+      if (reuseLive && 'index' in lastEffect) touched.push(lastEffect.index)
       this.pushes += 1
       at += 1
     }
-    this.live = { k, assembler }
+    if (reuseLive) this.reads.update(assembler, touched)
+    else this.reads.rebuild(assembler)
+    this.live = { k, assembler, lastEffect }
     return this.frame(k, assembler, lastEffect)
   }
 
@@ -227,20 +201,12 @@ export class ReplayEngine {
   }
 
   private frame(k: number, assembler: BlockAssembler, lastEffect: Effect | null): ReplayFrame {
-    const blocks: BlockFrame[] = []
-    for (const index of assembler.indexes) {
-      const partial = assembler.partial(index)
-      const life = this.lifeOf.get(index)
-      if (partial === undefined || life === undefined) continue
-      blocks.push(blockFrame(life, partial, index))
-    }
     const findingCount =
       k === this.total ? this.findings.length : upperBound(this.findings, this.perChunkFindings, k)
     return {
-      ...readAssembler(assembler),
+      ...this.reads.read(assembler),
       k,
       total: this.total,
-      partials: blocks,
       last:
         k > 0 && lastEffect !== null ? { pos: k - 1, chunk: this.chunks[k - 1]!, effect: lastEffect } : null,
       findingCount,
@@ -415,28 +381,6 @@ function seedChecker(pass: AssemblyPass, seq: number): void {
     checker.observe({ type: 'finish', reason }, { kind: 'finish-set' }, assembler, 0, seq)
   }
   checker.findings.splice(before)
-}
-
-function blockFrame(life: BlockLife, partial: Readonly<PartialBlock>, index: number): BlockFrame {
-  let streamed: ContentBlock | null
-  try {
-    streamed = assembleOpen(partial, index)
-  } catch {
-    streamed = null
-  }
-  const block = partial.block
-  return {
-    life,
-    state: block ? 'frozen' : 'open',
-    text: partial.text,
-    toolCallId: partial.toolCallId,
-    toolCallName: partial.toolCallName,
-    toolCallArguments: partial.toolCallArguments,
-    block,
-    streamed,
-    differs:
-      block !== undefined && streamed !== null && life.acceptedDeltas > 0 && !jsonEqual(streamed, block),
-  }
 }
 
 /** Number of items among the first `limit` whose position is below k. */

@@ -35,15 +35,24 @@ export type {
 
 /**
  * Segments a harness log into turns, steps and attempts and links each attempt to its recorded message (§6).
+ * `onProgress` hears how many events are segmented, now and then.
  *
  * @example
  * const session = buildSession(read.header, read.events)
  * session.streams.map((a) => a.id) // ['t1.s1.a1', 't1.s1.a2', 't1.s2.a1']
  */
-export function buildSession(header: SessionHeader | null, events: SessionEvent[]): Session {
+export function buildSession(
+  header: SessionHeader | null,
+  events: SessionEvent[],
+  onProgress?: (done: number, total: number) => void,
+): Session {
   const ordered = inSeqOrder(events)
   const builder = new SessionBuilder(ordered.length)
-  for (const event of ordered) builder.add(event)
+  for (let i = 0; i < ordered.length; i++) {
+    // A 100 MB log holds millions of events: a loading bar that stood still here looked like a hang.
+    if (onProgress !== undefined && (i & 0xffff) === 0) onProgress(i, ordered.length)
+    builder.add(ordered[i]!)
+  }
   const messages = builder.link()
   return { header, events, turns: builder.turns(), streams: builder.streams, messages }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { block, event, jsonl } from '../test/builders'
 import { finish, td } from '../test/chunks'
+import { generateStream } from '../test/generate'
+import { streamAsSessionLog, toSessionJsonl } from './export/sessionJsonl'
 import { loadSource } from './load'
 import { FORMAT_LABELS, FORMATS, TEXT_FORMATS } from './registry'
 
@@ -127,5 +129,16 @@ describe('parsing progress', () => {
     const done = reports.map(([d]) => d)
     expect(done).toEqual([...done].sort((a, b) => a - b))
     expect(done.at(-1)!).toBeLessThan(text.length)
+  })
+
+  it('a session log’s bar runs on, in order, while its millions of events are segmented into streams', () => {
+    const text = toSessionJsonl(streamAsSessionLog(generateStream(300_000)))
+    const reports: number[] = []
+    const source = loadSource(text, 'session.jsonl', (done, total) => reports.push(done / total))
+    expect(source.sessions[0]!.streams[0]!.chunks).toHaveLength(300_000)
+    expect(reports).toEqual([...reports].sort((a, b) => a - b))
+    // Segmenting reports past the lines' share of the bar, and the bar never passes its end.
+    expect(reports.filter((r) => r > 0.6).length).toBeGreaterThanOrEqual(3)
+    expect(Math.max(...reports)).toBeLessThanOrEqual(1)
   })
 })

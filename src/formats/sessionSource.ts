@@ -5,13 +5,18 @@ import type { Diagnostic, ReadResult } from './types'
 
 /** A harness session log (docs/protocol.md §6) as one session, with what its citations say about it. */
 export function readSessionSource(text: string, onProgress?: ProgressHook): ReadResult {
-  const read = readSessionJsonl(text, onProgress)
+  // One bar for both passes, each its share of the time (measured: reading the lines ~60%, segmenting ~40%).
+  const scaled =
+    (from: number, share: number): ProgressHook =>
+    (done, total) =>
+      onProgress?.(Math.round(text.length * (from + (share * done) / Math.max(1, total))), text.length)
+  const read = readSessionJsonl(text, onProgress && scaled(0, 0.6))
   const diagnostics = read.diagnostics
   if (read.header === null && read.events.length === 0) {
     diagnostics.push({ severity: 'error', message: 'no session header and no events could be read' })
     return { diagnostics, sessions: [] }
   }
-  const session = buildSession(read.header, read.events)
+  const session = buildSession(read.header, read.events, onProgress && scaled(0.6, 0.4))
   diagnostics.push(...citationDiagnostics(session))
   return { diagnostics, sessions: [session] }
 }

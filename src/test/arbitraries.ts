@@ -75,3 +75,24 @@ export const oddStream = fc.array(
     maxLength: 30,
   },
 )
+
+/**
+ * Cursor moves as a user makes them: jumps anywhere and short steps (forward mostly, sometimes back or in place),
+ * so the engine's stepping path (one push on the live assembler) is exercised as much as its restores.
+ */
+export const seekMoves = fc.array(
+  fc.oneof(fc.record({ jump: fc.nat() }), fc.record({ step: fc.integer({ min: -1, max: 3 }) })),
+  { minLength: 1, maxLength: 16 },
+)
+
+/** The cursor positions `moves` visit over a stream of `length` chunks, starting at 0. */
+export function seekTargets(
+  moves: readonly ({ jump: number } | { step: number })[],
+  length: number,
+): number[] {
+  let k = 0
+  return moves.map((move) => {
+    k = 'jump' in move ? move.jump % (length + 1) : Math.min(length, Math.max(0, k + move.step))
+    return k
+  })
+}

@@ -46,7 +46,7 @@ export function loadInBackground(
         case 'part':
           assembler?.add(message.part)
           received += 1
-          if (received % 20 === 0) onProgress({ phase: 'transferring', done: received, total: expected })
+          onProgress({ phase: 'transferring', done: received, total: expected })
           return
         case 'done':
           worker.terminate()

@@ -3,14 +3,15 @@ import { loadSource } from '../../formats/load'
 import { readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { deepUsageLog } from '../../test/hostile'
-import { SourceAssembler, splitSource } from './transfer'
+import { BATCH, SourceAssembler, splitSource } from './transfer'
 
 /** What the page gets after the messages went through structured clone one by one. */
 function roundTrip(text: string) {
   const { shell, plan, parts } = splitSource(loadSource(text))
   const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
-  for (const part of parts) assembler.add(structuredClone(part))
-  return { source: assembler.finish(), parts }
+  const sent = parts.map((next) => next())
+  for (const part of sent) assembler.add(structuredClone(part))
+  return { source: assembler.finish(), parts: sent }
 }
 
 describe('worker → page transfer', () => {
@@ -23,7 +24,7 @@ describe('worker → page transfer', () => {
 
   it('rebuilds a bare chunk file in batches', () => {
     const text =
-      generateStream(12_345)
+      generateStream(2 * BATCH + 345)
         .map((c) => JSON.stringify(c.chunk))
         .join('\n') + '\n'
     const { source, parts } = roundTrip(text)
@@ -34,7 +35,7 @@ describe('worker → page transfer', () => {
   it('sends a log with a record nested 10,000 deep (the reader skipped it), not a failure', () => {
     const { shell, plan, parts } = splitSource(loadSource(deepUsageLog(10_000).text))
     const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
-    for (const part of parts) assembler.add(structuredClone(part))
+    for (const next of parts) assembler.add(structuredClone(next()))
     const plain = loadSource(deepUsageLog(1).text)
     expect(assembler.finish().sessions[0]!.streams).toHaveLength(plain.sessions[0]!.streams.length)
   })

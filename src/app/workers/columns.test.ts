@@ -1,0 +1,98 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { AnyChunk, SourcedChunk } from '../../core/protocol'
+import type { SessionEvent } from '../../core/session'
+import { loadSource } from '../../formats/load'
+import { anyChunk, oddChunk } from '../../test/arbitraries'
+import { readCorpus } from '../../test/corpus'
+import { decodeChunks, decodeEvents, encodeChunks, encodeEvents } from './columns'
+
+/** What the page decodes after the columns went through structured clone. */
+const viaPage = <T>(columns: T): T => structuredClone(columns)
+
+const chunk = fc.oneof(anyChunk, oddChunk, fc.constant<AnyChunk>({ index: 0, type: 'text-delta', text: 'x' }))
+const time = fc.oneof(fc.constant(null), fc.integer(), fc.double({ noNaN: true }))
+const sourced = fc.record({ seq: fc.nat(), time, chunk })
+const event = fc.oneof(
+  // The readers' shapes: a plain chunk event and a packed row's member (sessionJsonl.ts).
+  fc
+    .tuple(fc.nat(), time, fc.integer(), fc.integer(), chunk, fc.nat())
+    .map(([seq, time, turn, step, chunk, line]) => ({
+      type: 'assistant/chunk',
+      seq,
+      time,
+      data: { turn, step, chunk },
+      line,
+    })),
+  fc
+    .tuple(fc.nat(), time, fc.integer(), chunk, fc.constantFrom('text-chunks', 'tool-call-chunks'))
+    .map(([seq, time, turn, chunk, packed]) => ({
+      type: 'assistant/chunk',
+      seq,
+      time,
+      data: { turn, step: 1, chunk },
+      line: 2,
+      packed,
+    })),
+  // Anything else travels whole: other types, odd data, extra or reordered keys.
+  fc.record({
+    type: fc.constantFrom('turn/start', 'assistant/message'),
+    seq: fc.nat(),
+    time,
+    data: fc.jsonValue(),
+    line: fc.nat(),
+  }),
+  fc.tuple(fc.nat(), fc.jsonValue()).map(([seq, data]) => ({
+    type: 'assistant/chunk',
+    seq,
+    time: null,
+    data,
+    line: 1,
+    sourceEventSeqs: [seq],
+  })),
+  fc.nat().map((seq) => ({
+    seq,
+    type: 'assistant/chunk',
+    time: 1,
+    data: { turn: 1, step: 1, chunk: {} },
+    line: 1,
+  })),
+  fc.nat().map((seq) => ({
+    type: 'assistant/chunk',
+    seq,
+    time: 1,
+    data: { step: 1, turn: '1', chunk: {} },
+    line: 1,
+  })),
+) as fc.Arbitrary<SessionEvent>
+
+describe('worker → page columns', () => {
+  it('give back equal events, key order included, whatever their shape', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (events) => {
+        const decoded = decodeEvents(viaPage(encodeEvents(events)))
+        expect(decoded).toEqual(events)
+        expect(JSON.stringify(decoded)).toBe(JSON.stringify(events))
+      }),
+    )
+  })
+
+  it('give back equal chunks, key order included, whatever their shape', () => {
+    fc.assert(
+      fc.property(fc.array(sourced, { maxLength: 40 }), (chunks: SourcedChunk[]) => {
+        const decoded = decodeChunks(viaPage(encodeChunks(chunks)))
+        expect(decoded).toEqual(chunks)
+        expect(JSON.stringify(decoded)).toBe(JSON.stringify(chunks))
+      }),
+    )
+  })
+
+  it('carry a corpus log’s chunk events as numbers and one string per distinct short text', () => {
+    const events = loadSource(readCorpus('web-goal-multi-turn-actions-session.jsonl')).sessions[0]!.events
+    const columns = encodeEvents(events)
+    const chunkEvents = events.filter((e) => e.type === 'assistant/chunk').length
+    expect(columns.rows.filter((row) => row === 0)).toHaveLength(events.length - chunkEvents)
+    expect(columns.strings.length).toBeLessThan(chunkEvents)
+    expect(decodeEvents(viaPage(columns))).toEqual(events)
+  })
+})

@@ -1,0 +1,273 @@
+import type { AnyChunk, SourcedChunk } from '../../core/protocol'
+import type { PackedRowType, SessionEvent } from '../../core/session'
+
+/**
+ * Session events and stream chunks as columns, the way they cross from the loading worker to the page: typed
+ * arrays (transferred, not copied) and one string table per batch, instead of structured clone of millions of small
+ * objects (measured in Chromium: ~0.65 µs per object deserialised on the main thread; rebuilding them from columns
+ * is a plain object literal each). Only records of the exact shapes the readers build go into columns, keys in
+ * the same order; anything else travels as the object it is, so decoding gives back equal records, key order
+ * included (what JSON.stringify and the views show).
+ */
+export type Columns = {
+  readonly length: number
+  /** Per row: 0 = the record travels whole in `objects`; else a ROW code. */
+  readonly rows: Uint8Array
+  readonly seqs: Float64Array
+  /** NaN for a null time. */
+  readonly times: Float64Array
+  /** Events only: line, turn, step. */
+  readonly lines: Float64Array
+  readonly turns: Float64Array
+  readonly steps: Float64Array
+  /** Per row: 0 = the chunk travels whole in `objects`; else a CHUNK code. */
+  readonly chunks: Uint8Array
+  readonly indexes: Float64Array
+  /** Into `strings`: the text, arguments delta or block type; the tool call's id and name (-1: none). */
+  readonly texts: Int32Array
+  readonly ids: Int32Array
+  readonly names: Int32Array
+  readonly strings: readonly string[]
+  /** Whole records (row code 0) and whole chunks (chunk code 0), in row order. */
+  readonly objects: readonly unknown[]
+}
+
+const ROW = { sourced: 1, event: 2, 'text-chunks': 3, 'reasoning-chunks': 4, 'tool-call-chunks': 5 } as const
+const PACKED: readonly (PackedRowType | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  'text-chunks',
+  'reasoning-chunks',
+  'tool-call-chunks',
+]
+const CHUNK = { text: 1, reasoning: 2, tool: 3, toolNoName: 4, start: 5 } as const
+
+/** Strings up to this length are stored once per batch (tokens, ids and names repeat); longer ones as they come. */
+const INTERN_MAX = 64
+
+/** The column arrays' buffers, for postMessage's transfer list. */
+export function transferables(columns: Columns): ArrayBuffer[] {
+  const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names } = columns
+  return [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names].map(
+    (array) => array.buffer as ArrayBuffer,
+  )
+}
+
+/** Encodes session events (an `assistant/chunk` of the readers' shape becomes one row of numbers). */
+export function encodeEvents(events: readonly SessionEvent[]): Columns {
+  return encode(events.length, (encoder, i) => encoder.event(events[i]!))
+}
+
+/** Encodes a stream's chunks. */
+export function encodeChunks(chunks: readonly SourcedChunk[]): Columns {
+  return encode(chunks.length, (encoder, i) => encoder.sourced(chunks[i]!))
+}
+
+export function decodeEvents(columns: Columns): SessionEvent[] {
+  return decode(columns, (decoder, i) => decoder.event(i)) as SessionEvent[]
+}
+
+export function decodeChunks(columns: Columns): SourcedChunk[] {
+  return decode(columns, (decoder, i) => decoder.sourced(i)) as SourcedChunk[]
+}
+
+function encode(length: number, row: (encoder: Encoder, i: number) => void): Columns {
+  const encoder = new Encoder(length)
+  for (let i = 0; i < length; i++) row(encoder, i)
+  return encoder.columns
+}
+
+function decode(columns: Columns, row: (decoder: Decoder, i: number) => unknown): unknown[] {
+  const decoder = new Decoder(columns)
+  const out: unknown[] = []
+  for (let i = 0; i < columns.length; i++) out.push(row(decoder, i))
+  return out
+}
+
+/** Whether an object's own keys are exactly `keys`, in that order. */
+function hasKeys(value: object, keys: readonly string[]): boolean {
+  let at = 0
+  for (const key in value) {
+    if (key !== keys[at]) return false
+    at += 1
+  }
+  return at === keys.length
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const EVENT_KEYS = ['type', 'seq', 'time', 'data', 'line']
+const PACKED_EVENT_KEYS = [...EVENT_KEYS, 'packed']
+const DATA_KEYS = ['turn', 'step', 'chunk']
+const SOURCED_KEYS = ['seq', 'time', 'chunk']
+const TEXT_KEYS = ['type', 'index', 'text']
+const TOOL_KEYS = ['type', 'index', 'id', 'name', 'argumentsDelta']
+const TOOL_NO_NAME_KEYS = ['type', 'index', 'id', 'argumentsDelta']
+const START_KEYS = ['type', 'index', 'blockType']
+
+class Encoder {
+  readonly columns: Columns
+  private readonly strings: string[] = []
+  private readonly objects: unknown[] = []
+  private readonly interned = new Map<string, number>()
+
+  constructor(length: number) {
+    this.columns = {
+      length,
+      rows: new Uint8Array(length),
+      seqs: new Float64Array(length),
+      times: new Float64Array(length),
+      lines: new Float64Array(length),
+      turns: new Float64Array(length),
+      steps: new Float64Array(length),
+      chunks: new Uint8Array(length),
+      indexes: new Float64Array(length),
+      texts: new Int32Array(length),
+      ids: new Int32Array(length),
+      names: new Int32Array(length),
+      strings: this.strings,
+      objects: this.objects,
+    }
+  }
+
+  private at = 0
+
+  event(event: SessionEvent): void {
+    const i = this.at++
+    const data = event.data
+    const packed = event.packed
+    const columnar =
+      event.type === 'assistant/chunk' &&
+      typeof event.seq === 'number' &&
+      (typeof event.time === 'number' || event.time === null) &&
+      typeof event.line === 'number' &&
+      hasKeys(event, packed === undefined ? EVENT_KEYS : PACKED_EVENT_KEYS) &&
+      (packed === undefined || ROW[packed] !== undefined) &&
+      isObject(data) &&
+      hasKeys(data, DATA_KEYS) &&
+      typeof data['turn'] === 'number' &&
+      typeof data['step'] === 'number'
+    if (!columnar) return void this.objects.push(event)
+    const { rows, seqs, times, lines, turns, steps } = this.columns
+    rows[i] = packed === undefined ? ROW.event : ROW[packed]
+    seqs[i] = event.seq
+    times[i] = event.time ?? NaN
+    lines[i] = event.line
+    turns[i] = data['turn'] as number
+    steps[i] = data['step'] as number
+    this.chunk(i, data['chunk'])
+  }
+
+  sourced(sourced: SourcedChunk): void {
+    const i = this.at++
+    const columnar =
+      typeof sourced.seq === 'number' &&
+      (typeof sourced.time === 'number' || sourced.time === null) &&
+      hasKeys(sourced, SOURCED_KEYS)
+    if (!columnar) return void this.objects.push(sourced)
+    this.columns.rows[i] = ROW.sourced
+    this.columns.seqs[i] = sourced.seq
+    this.columns.times[i] = sourced.time ?? NaN
+    this.chunk(i, sourced.chunk)
+  }
+
+  private chunk(i: number, chunk: unknown): void {
+    const code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0
+    this.columns.chunks[i] = code
+    if (code === 0) return void this.objects.push(chunk)
+    const { indexes, texts, ids, names } = this.columns
+    const c = chunk as Record<string, string> & { index: number }
+    indexes[i] = c.index
+    ids[i] = -1
+    names[i] = -1
+    if (code === CHUNK.text || code === CHUNK.reasoning) texts[i] = this.string(c['text']!)
+    else if (code === CHUNK.start) texts[i] = this.string(c['blockType']!)
+    else {
+      texts[i] = this.string(c['argumentsDelta']!)
+      ids[i] = this.string(c['id']!)
+      if (code === CHUNK.tool) names[i] = this.string(c['name']!)
+    }
+  }
+
+  private string(value: string): number {
+    if (value.length > INTERN_MAX) return this.strings.push(value) - 1
+    let at = this.interned.get(value)
+    if (at === undefined) this.interned.set(value, (at = this.strings.push(value) - 1))
+    return at
+  }
+}
+
+/** The CHUNK code of a chunk of one of the shapes the readers build, with fields of the right types; else 0. */
+function chunkCode(chunk: Record<string, unknown>): number {
+  const str = (key: string) => typeof chunk[key] === 'string'
+  switch (chunk['type']) {
+    case 'text-delta':
+      return str('text') && hasKeys(chunk, TEXT_KEYS) ? CHUNK.text : 0
+    case 'reasoning-delta':
+      return str('text') && hasKeys(chunk, TEXT_KEYS) ? CHUNK.reasoning : 0
+    case 'block-start':
+      return str('blockType') && hasKeys(chunk, START_KEYS) ? CHUNK.start : 0
+    case 'tool-call-delta':
+      if (!str('id') || !str('argumentsDelta')) return 0
+      if (str('name') && hasKeys(chunk, TOOL_KEYS)) return CHUNK.tool
+      return hasKeys(chunk, TOOL_NO_NAME_KEYS) ? CHUNK.toolNoName : 0
+    default:
+      return 0
+  }
+}
+
+class Decoder {
+  private object = 0
+
+  constructor(private readonly columns: Columns) {}
+
+  event(i: number): unknown {
+    const { rows, seqs, times, lines, turns, steps } = this.columns
+    const row = rows[i]!
+    if (row === 0) return this.columns.objects[this.object++]
+    const type = 'assistant/chunk'
+    const seq = seqs[i]!
+    const time = Number.isNaN(times[i]!) ? null : times[i]!
+    const data = { turn: turns[i]!, step: steps[i]!, chunk: this.chunk(i) }
+    const line = lines[i]!
+    const packed = PACKED[row]
+    // Literals in the readers' key order (sessionJsonl.ts builds members and plain events so).
+    return packed === undefined ? { type, seq, time, data, line } : { type, seq, time, data, line, packed }
+  }
+
+  sourced(i: number): unknown {
+    if (this.columns.rows[i] === 0) return this.columns.objects[this.object++]
+    const time = this.columns.times[i]!
+    return { seq: this.columns.seqs[i]!, time: Number.isNaN(time) ? null : time, chunk: this.chunk(i) }
+  }
+
+  private chunk(i: number): AnyChunk {
+    const { chunks, indexes, texts, ids, names, strings, objects } = this.columns
+    const code = chunks[i]
+    if (code === 0) return objects[this.object++] as AnyChunk
+    const index = indexes[i]!
+    const text = strings[texts[i]!]!
+    switch (code) {
+      case CHUNK.text:
+        return { type: 'text-delta', index, text }
+      case CHUNK.reasoning:
+        return { type: 'reasoning-delta', index, text }
+      case CHUNK.start:
+        return { type: 'block-start', index, blockType: text }
+      case CHUNK.tool:
+        return {
+          type: 'tool-call-delta',
+          index,
+          id: strings[ids[i]!]!,
+          name: strings[names[i]!]!,
+          argumentsDelta: text,
+        }
+      case CHUNK.toolNoName:
+        return { type: 'tool-call-delta', index, id: strings[ids[i]!]!, argumentsDelta: text }
+      default:
+        return objects[this.object++] as AnyChunk
+    }
+  }
+}
