@@ -104,3 +104,56 @@ test('search finds a tool-call id in a worker: "1 of N", the cursor on the hit, 
   await page.getByRole('searchbox', { name: 'Search payloads' }).fill('no such text anywhere')
   await expect(matches).toHaveText('no matches')
 })
+
+test('lanes by keyboard: arrows move the cursor, W/S zoom, Shift+→ brushes a range whose figures match the file', async ({
+  page,
+}, testInfo) => {
+  const lines = generateStream(3_000, 40).map(({ chunk }) => JSON.stringify(chunk))
+  const path = testInfo.outputPath('lanes.ndjson')
+  writeFileSync(path, lines.join('\n') + '\n')
+  await openApp(page)
+  await openFile(page, path)
+  await page.keyboard.press('Home')
+  const lanes = page.getByRole('slider', { name: 'Lanes cursor' })
+  await lanes.focus()
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
+  await expectPosition(page, 3, 3_000)
+  await expect(lanes).toHaveAttribute('aria-valuenow', '3')
+
+  const reset = page.getByRole('button', { name: 'Reset zoom' })
+  await page.keyboard.press('w')
+  await expect(reset).toBeVisible()
+  await page.keyboard.press('d')
+  await page.keyboard.press('s')
+  await page.keyboard.press('-')
+  await expect(reset).toHaveCount(0)
+  // Ctrl+wheel over the lanes zooms too, around the pointer.
+  const box = (await lanes.boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.keyboard.down('Control')
+  await page.mouse.wheel(0, -400)
+  await page.keyboard.up('Control')
+  await expect(reset).toBeVisible()
+  await reset.click()
+
+  await lanes.focus()
+  for (let i = 0; i < 40; i++) await page.keyboard.press('Shift+ArrowRight')
+  // The cursor followed the brush's moving end; the brush holds chunks 3…42.
+  await expectPosition(page, 43, 3_000)
+  const chunks = lines.slice(3, 43).map((line) => JSON.parse(line) as Record<string, unknown>)
+  const chars = chunks.reduce(
+    (n, c) =>
+      n + (String(c['type']).endsWith('-delta') ? String(c['text'] ?? c['argumentsDelta'] ?? '').length : 0),
+    0,
+  )
+  const selection = page.getByLabel('Selection', { exact: true })
+  await expect(selection).toContainText(`seq 3–42 · 40 chunks · ${chars} chars`)
+  await page.getByText('by type, block').click()
+  const byType = page.getByRole('table', { name: 'Selection by type' })
+  const deltas = chunks.filter((c) => c['type'] === 'reasoning-delta').length
+  await expect(byType.getByRole('row', { name: 'reasoning-delta' })).toContainText(String(deltas))
+  await lanes.focus()
+  await page.keyboard.press('Escape')
+  await expect(selection).toHaveCount(0)
+  await expectPosition(page, 43, 3_000)
+})
