@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { corpusFile, corpusFiles, openApp, openFile, readCorpus } from './helpers'
+import { corpusFile, corpusFiles, openApp, openFile, outlineRows, readCorpus } from './helpers'
 
 const LEGACY = 'web-cordis-tool-round-legacy-session.jsonl'
 const files = corpusFiles().filter((name) => name !== LEGACY)
@@ -10,10 +10,12 @@ for (const name of files) {
     await openFile(page, corpusFile(name))
     const tree = page.getByRole('tree', { name: 'Streams' })
     await expect(tree).toBeVisible()
-    await expect(tree.getByText('✗')).toHaveCount(0)
-    const recorded = await tree
-      .locator('[title*="recorded assistant/message"], [title*="interrupted message"]')
-      .count()
+    // The tree is virtualized: read every row by scrolling through it.
+    const rows = await outlineRows(page)
+    expect(rows.filter((row) => row.text.includes('✗'))).toEqual([])
+    const recorded = rows.filter(
+      (row) => row.title.includes('recorded assistant/message') || row.title.includes('interrupted message'),
+    ).length
     // Every assistant/message that cites its chunks (crash-repair messages cite none and link to nothing).
     const cited = readCorpus(name)
       .split('\n')

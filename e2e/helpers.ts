@@ -42,3 +42,34 @@ export async function expectPosition(page: Page, k: number, total?: number): Pro
   const position = page.getByLabel('Position')
   await expect(position).toHaveText(total === undefined ? new RegExp(`^${k} / \\d+$`) : `${k} / ${total}`)
 }
+
+/**
+ * Every row of the virtualized outline (only the rows in view exist at a time): scrolls the tree from top to
+ * bottom and collects each treeitem's key, title and text once.
+ */
+export async function outlineRows(
+  page: Page,
+): Promise<
+  { readonly key: string; readonly title: string; readonly text: string; readonly group: boolean }[]
+> {
+  return page.getByRole('tree', { name: 'Streams' }).evaluate(async (tree) => {
+    const scroller = tree.parentElement!
+    const rows = new Map<string, { key: string; title: string; text: string; group: boolean }>()
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    for (let top = 0; ; top += Math.max(1, scroller.clientHeight - 24)) {
+      scroller.scrollTop = top
+      await frame()
+      for (const row of tree.querySelectorAll<HTMLElement>('[role="treeitem"]')) {
+        const key = row.dataset['key'] ?? ''
+        rows.set(key, {
+          key,
+          title: row.title,
+          text: row.textContent ?? '',
+          group: row.hasAttribute('aria-expanded'),
+        })
+      }
+      if (top + scroller.clientHeight >= scroller.scrollHeight) break
+    }
+    return [...rows.values()]
+  })
+}

@@ -1,6 +1,6 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
-import { useChunkscope, useChunkscopeStore } from '../StoreContext'
+import { useChunkscopeStore } from '../StoreContext'
 import type { LaneModel } from './buildLaneModel'
 import {
   LANE_HEIGHT,
@@ -8,13 +8,17 @@ import {
   RULER,
   chunkAt,
   contentHeight,
+  drawBrush,
   drawCursor,
   drawLanes,
   gutterFor,
   laneAt,
+  positionAt,
   prepare,
   type Geometry,
 } from './drawLanes'
+import { windowShowing, type LaneWindow } from './laneWindow'
+import { useLaneControls, type Brush } from './useLaneControls'
 import { useIsDark } from './useIsDark'
 
 type Props = {
@@ -22,39 +26,29 @@ type Props = {
   readonly model: LaneModel
   /** Text alternative of the picture. */
   readonly label: string
+  readonly window: LaneWindow
+  readonly onWindow: (window: LaneWindow) => void
+  readonly brush: Brush | null
+  readonly onBrush: (brush: Brush | null) => void
   readonly onHover: (hover: { readonly pos: number; readonly lane: number } | null) => void
 }
 
 /**
- * The lanes on two stacked canvases: the picture (redrawn on resize, scroll, theme, engine) and the cursor layer
- * (redrawn from `store.subscribe` on every cursor move, without a React render). Lanes beyond the view scroll
- * under a fixed ruler: the canvases are sticky inside a scroller as tall as all the lanes.
+ * The lanes on two stacked canvases: the picture (redrawn on resize, scroll, zoom, theme, engine) and the cursor
+ * layer with the brush (redrawn from `store.subscribe` on every cursor move, without a React render). Lanes beyond
+ * the view scroll under a fixed ruler: the canvases are sticky inside a scroller as tall as all the lanes. The
+ * cursor layer is the keyboard's way in: a slider over the cursor (see `useLaneControls.ts` for the keys).
  */
-export function LaneCanvas({ engine, model, label, onHover }: Props) {
+export function LaneCanvas({ engine, model, label, window: view, onWindow, brush, onBrush, onHover }: Props) {
   const store = useChunkscopeStore()
-  const { seekTo } = useChunkscope((s) => s.actions)
   const palette = PALETTE[useIsDark() ? 'dark' : 'light']
   const scrollRef = useRef<HTMLDivElement>(null)
   const baseRef = useRef<HTMLCanvasElement>(null)
   const cursorRef = useRef<HTMLCanvasElement>(null)
   const [size, setSize] = useState({ width: 0, height: 0 })
   const gutter = useMemo(() => gutterFor(model), [model])
-  const dragging = useRef(false)
-  const pendingSeek = useRef<{ k: number; frame: number } | null>(null)
-  // Dragging seeks at most once per frame, to the newest position (older requests are dropped).
-  const seekSoon = (k: number) => {
-    if (pendingSeek.current !== null) {
-      pendingSeek.current.k = k
-      return
-    }
-    const request = { k, frame: 0 }
-    request.frame = requestAnimationFrame(() => {
-      pendingSeek.current = null
-      if (store.getState().k !== request.k) seekTo(request.k)
-    })
-    pendingSeek.current = request
-  }
-  useEffect(() => () => cancelAnimationFrame(pendingSeek.current?.frame ?? 0), [])
+  const geometryRef = useRef<Geometry>({ width: 0, height: 0, gutter, scrollTop: 0 })
+  const controls = useLaneControls({ model, view, onWindow, brush, onBrush, geometryRef, cursorRef })
 
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -71,29 +65,37 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
     if (scroller === null || base === null || overlay === null || size.width === 0) return
     // The scroll offset is tracked from scroll events: reading scrollTop on every cursor move would force a layout.
     let scrollTop = scroller.scrollTop
-    const geometry = (): Geometry => ({ ...size, gutter, scrollTop })
+    const geometry = (): Geometry => ({ ...size, gutter, scrollTop, from: view.from, to: view.to })
+    geometryRef.current = geometry()
     const paintBase = () => {
       const ctx = prepare(base, geometry())
       if (ctx !== null) drawLanes(ctx, model, geometry(), palette)
     }
     const paintCursor = (k: number) => {
       const ctx = prepare(overlay, geometry())
-      if (ctx !== null) drawCursor(ctx, model, geometry(), palette, k)
+      if (ctx === null) return
+      if (brush !== null) drawBrush(ctx, model, geometry(), palette, brush)
+      drawCursor(ctx, model, geometry(), palette, k)
+      overlay.setAttribute('aria-valuenow', String(k))
+      overlay.setAttribute('aria-valuetext', `position ${k} of ${model.total}`)
     }
-    // Bring the lane of the chunk just applied into view when it is scrolled away.
+    // Bring the lane of the chunk just applied into view when it is scrolled away; pan the zoomed window to it.
     const follow = (k: number) => {
+      const shown = windowShowing(view, model.total, k)
+      if (shown !== view) onWindow(shown)
       const chunk = engine.chunks[k - 1]?.chunk
       const index = chunk !== undefined && 'index' in chunk ? chunk.index : undefined
       const order = typeof index === 'number' ? engine.life(index)?.order : undefined
       if (order === undefined) return
-      const view = size.height - RULER
+      const height = size.height - RULER
       const top = order * LANE_HEIGHT
-      if (top >= scrollTop && top + LANE_HEIGHT <= scrollTop + view) return
-      scroller.scrollTop = top - view / 2 + LANE_HEIGHT / 2
+      if (top >= scrollTop && top + LANE_HEIGHT <= scrollTop + height) return
+      scroller.scrollTop = top - height / 2 + LANE_HEIGHT / 2
     }
     let frame = 0
     const onScroll = () => {
       scrollTop = scroller.scrollTop
+      geometryRef.current = geometry()
       cancelAnimationFrame(frame)
       frame = requestAnimationFrame(paintBase)
     }
@@ -119,15 +121,16 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
       resolution.removeEventListener('change', onResolution)
       cancelAnimationFrame(frame)
     }
-  }, [engine, model, size, gutter, palette, store])
+  }, [engine, model, size, gutter, palette, store, view, onWindow, brush])
 
   const pointer = (event: PointerEvent<HTMLCanvasElement>) => {
     const rect = event.currentTarget.getBoundingClientRect()
-    const g: Geometry = { ...size, gutter, scrollTop: scrollRef.current?.scrollTop ?? 0 }
+    const g = geometryRef.current
     const x = event.clientX - rect.left
     return {
       inPlot: x >= gutter,
       pos: chunkAt(model, g, x),
+      at: positionAt(model, g, x),
       lane: laneAt(model, g, event.clientY - rect.top),
     }
   }
@@ -144,27 +147,38 @@ export function LaneCanvas({ engine, model, label, onHover }: Props) {
           className="absolute inset-0"
           style={{ width: size.width, height: size.height }}
         />
-        {/* Pointer layer: click or drag seeks so the chunk under the pointer is the last one applied. */}
+        {/* Pointer and keyboard layer: click or drag seeks, Shift+drag brushes, Ctrl+wheel zooms. */}
         <canvas
           ref={cursorRef}
-          aria-hidden
+          // A canvas drawn by hand is the slider's surface: the slider role gives it a name, a value and keys.
+          // oxlint-disable-next-line jsx-a11y/prefer-tag-over-role
+          role="slider"
+          tabIndex={0}
+          aria-label="Lanes cursor"
+          aria-valuemin={0}
+          aria-valuemax={model.total}
+          // Kept current by the cursor layer's painter (no render per step); a render writes the same value.
+          aria-valuenow={store.getState().k}
+          aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight W A S D + - Escape"
+          title="← / → move the cursor, Shift+← / → select a range, W / S or + / − zoom, A / D pan, Esc clears the selection"
           data-lanes-cursor
-          className="absolute inset-0 cursor-crosshair touch-none"
+          className="absolute inset-0 cursor-crosshair touch-none rounded-sm focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sky-500"
           style={{ width: size.width, height: size.height }}
+          onKeyDown={controls.onKeyDown}
           onPointerDown={(event) => {
             const at = pointer(event)
             if (event.button !== 0 || !at.inPlot || model.total === 0) return
-            dragging.current = true
+            event.currentTarget.focus({ preventScroll: true })
             event.currentTarget.setPointerCapture(event.pointerId)
-            seekTo(at.pos + 1)
+            controls.pointerDown(at.pos, event.shiftKey)
           }}
           onPointerMove={(event) => {
             const at = pointer(event)
             onHover(at.inPlot && model.total > 0 ? { pos: at.pos, lane: at.lane } : null)
-            if (dragging.current) seekSoon(at.pos + 1)
+            controls.pointerMove(at.pos)
           }}
-          onPointerUp={() => (dragging.current = false)}
-          onPointerCancel={() => (dragging.current = false)}
+          onPointerUp={controls.pointerUp}
+          onPointerCancel={controls.pointerUp}
           onPointerLeave={() => onHover(null)}
         />
       </div>

@@ -1,11 +1,14 @@
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import type { ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import { findStream } from '../../formats/streamRefs'
 import { buildLaneModel, describeLanes } from './buildLaneModel'
+import { BrushSummary } from './BrushSummary'
 import { LaneCanvas } from './LaneCanvas'
+import { fullWindow, isZoomed, type LaneWindow } from './laneWindow'
+import type { Brush } from './useLaneControls'
 
 /**
  * One lane per block index (first-seen order) along the chunk positions 0…N: the block's life as a bar, its deltas
@@ -25,6 +28,16 @@ export function Lanes() {
     [engine, model],
   )
   const [hover, setHover] = useState<{ readonly pos: number; readonly lane: number } | null>(null)
+  // Zoom and brush belong to one lane model: another stream starts unzoomed and unselected.
+  const [zoom, setZoom] = useState<{ readonly model: unknown; readonly window: LaneWindow } | null>(null)
+  const [selection, setSelection] = useState<{ readonly model: unknown; readonly brush: Brush } | null>(null)
+  const view = zoom !== null && zoom.model === model ? zoom.window : fullWindow(model?.total ?? 0)
+  const brush = selection !== null && selection.model === model ? selection.brush : null
+  const onWindow = useCallback((window: LaneWindow) => setZoom({ model, window }), [model])
+  const onBrush = useCallback(
+    (next: Brush | null) => setSelection(next === null ? null : { model, brush: next }),
+    [model],
+  )
 
   const chunk = hover === null || engine === null ? undefined : engine.chunks[hover.pos]
   const lane = hover === null || model === null ? undefined : model.lanes[hover.lane]
@@ -45,6 +58,9 @@ export function Lanes() {
       title="Lanes"
       className="h-full"
       actions={
+        (engine !== null && brush !== null ? (
+          <BrushSummary engine={engine} brush={brush} onClear={() => onBrush(null)} />
+        ) : null) ??
         readout ?? (
           <span className="truncate text-[11px] text-slate-500 dark:text-slate-400">
             {model === null ? '' : `${model.lanes.length} block${model.lanes.length === 1 ? '' : 's'} · `}▮
@@ -62,7 +78,28 @@ export function Lanes() {
       ) : model.lanes.length === 0 ? (
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No blocks in this stream.</p>
       ) : (
-        <LaneCanvas engine={engine} model={model} label={label} onHover={setHover} />
+        <div className="relative h-full">
+          <LaneCanvas
+            engine={engine}
+            model={model}
+            label={label}
+            window={view}
+            onWindow={onWindow}
+            brush={brush}
+            onBrush={onBrush}
+            onHover={setHover}
+          />
+          {isZoomed(view, model.total) && (
+            <button
+              type="button"
+              className="btn absolute top-0 right-2 z-10 px-1 py-0 text-[10px]"
+              onClick={() => onWindow(fullWindow(model.total))}
+              title="Show the whole stream"
+            >
+              Reset zoom
+            </button>
+          )}
+        </div>
       )}
     </Panel>
   )

@@ -22,6 +22,8 @@ export type Lane = {
   /** Accepted deltas per bucket, for buckets `firstBucket` … `firstBucket + ticks.length − 1`. */
   readonly firstBucket: number
   readonly ticks: Uint32Array
+  /** Positions of the accepted deltas, for drawing each one when zoomed in. */
+  readonly deltas: Int32Array
   /** Positions of this index's chunks the assembler ignored: stragglers, re-closes, duplicate starts. */
   readonly ignored: Int32Array
 }
@@ -68,11 +70,14 @@ export function buildLaneModel(
     const lastTouch = life.touches[life.touches.length - 1] ?? life.openedAt
     const ticks = new Uint32Array(bucketOf(model, Math.max(lastTouch, life.openedAt)) - firstBucket + 1)
     const ignored: number[] = []
+    const deltas: number[] = []
     for (const pos of life.touches) {
       // Raw effect codes (no decoding per chunk): this loop sees every indexed chunk of the stream.
       const kind = (engine.effectCodes[pos] ?? 0) & CODE_MASK
-      if (kind === APPEND_TEXT || kind === APPEND_ARGUMENTS) ticks[bucketOf(model, pos) - firstBucket]! += 1
-      else if (IGNORED.has(kind)) ignored.push(pos)
+      if (kind === APPEND_TEXT || kind === APPEND_ARGUMENTS) {
+        ticks[bucketOf(model, pos) - firstBucket]! += 1
+        deltas.push(pos)
+      } else if (IGNORED.has(kind)) ignored.push(pos)
     }
     return {
       index: life.index,
@@ -84,6 +89,7 @@ export function buildLaneModel(
       end,
       firstBucket,
       ticks,
+      deltas: Int32Array.from(deltas),
       ignored: Int32Array.from(ignored),
     }
   })

@@ -1,4 +1,5 @@
 import { BLOCK_ACCENT, OTHER_ACCENT } from '../chunkStyle'
+import { partitionPoint } from '../../core/base/partitionPoint'
 import type { Lane, LaneModel } from './buildLaneModel'
 
 export const LANE_HEIGHT = 18
@@ -18,6 +19,8 @@ export type Palette = {
   readonly pending: string
   readonly ignored: string
   readonly freezeEdge: string
+  /** Laid over the brushed range. */
+  readonly brush: string
 }
 
 export const PALETTE: Record<'light' | 'dark', Palette> = {
@@ -31,6 +34,7 @@ export const PALETTE: Record<'light' | 'dark', Palette> = {
     pending: 'rgba(255, 255, 255, 0.55)',
     ignored: '#dc2626',
     freezeEdge: '#0f172a',
+    brush: 'rgba(2, 132, 199, 0.16)',
   },
   dark: {
     label: '#cbd5e1',
@@ -42,6 +46,7 @@ export const PALETTE: Record<'light' | 'dark', Palette> = {
     pending: 'rgba(15, 23, 42, 0.6)',
     ignored: '#f87171',
     freezeEdge: '#f8fafc',
+    brush: 'rgba(56, 189, 248, 0.2)',
   },
 }
 
@@ -53,6 +58,14 @@ export type Geometry = {
   readonly gutter: number
   /** How far the lanes are scrolled under the ruler. */
   readonly scrollTop: number
+  /** The positions shown across the plot, [from, to) (`laneWindow.ts`); the whole stream when left out. */
+  readonly from?: number
+  readonly to?: number
+}
+
+const spanOf = (model: LaneModel, g: Geometry): { from: number; span: number } => {
+  const from = g.from ?? 0
+  return { from, span: Math.max(1e-9, (g.to ?? Math.max(1, model.total)) - from) }
 }
 
 /** Label column wide enough for "12 tool-call", within bounds. */
@@ -69,13 +82,21 @@ const plotWidth = (g: Geometry): number => Math.max(1, g.width - g.gutter - PAD_
 
 /** x of position p (0…total; a chunk at pos spans [pos, pos + 1)). */
 export function xOf(model: LaneModel, g: Geometry, p: number): number {
-  return g.gutter + (p / Math.max(1, model.total)) * plotWidth(g)
+  const { from, span } = spanOf(model, g)
+  return g.gutter + ((p - from) / span) * plotWidth(g)
 }
 
 /** The chunk under x (clamped to the stream), so a click can make it the last one applied. */
 export function chunkAt(model: LaneModel, g: Geometry, x: number): number {
-  const pos = Math.floor(((x - g.gutter) / plotWidth(g)) * model.total)
+  const { from, span } = spanOf(model, g)
+  const pos = Math.floor(from + ((x - g.gutter) / plotWidth(g)) * span)
   return Math.min(model.total - 1, Math.max(0, pos))
+}
+
+/** The position (fractional) under x, for zooming around the pointer. */
+export function positionAt(model: LaneModel, g: Geometry, x: number): number {
+  const { from, span } = spanOf(model, g)
+  return from + ((Math.min(Math.max(x, g.gutter), g.gutter + plotWidth(g)) - g.gutter) / plotWidth(g)) * span
 }
 
 /** The lane under y, or −1 over the ruler or below the last lane. */
@@ -160,17 +181,32 @@ function drawLane(
   ctx.globalAlpha = 0.22
   ctx.fillRect(x0, y + 4, Math.max(1, x1 - x0), LANE_HEIGHT - 8)
 
-  // Delta ticks: one bucket is one chunk in short streams; many buckets share a pixel column in long ones.
+  // Delta ticks. Zoomed in to fewer chunks than a few per pixel, every accepted delta in view is drawn; otherwise
+  // the per-bucket counts are, one tick per pixel column (many buckets share a column in long streams).
   ctx.globalAlpha = 0.9
-  const pitch = plotWidth(g) / model.buckets
+  const { from, span } = spanOf(model, g)
+  const pitch = plotWidth(g) / span
   const tick = Math.max(1, Math.min(3, Math.floor(pitch) - 1))
   let lastColumn = -1
-  for (let b = 0; b < lane.ticks.length; b++) {
-    if (lane.ticks[b] === 0) continue
-    const column = Math.floor(g.gutter + (lane.firstBucket + b + 0.5) * pitch - tick / 2)
-    if (column === lastColumn) continue
-    lastColumn = column
-    ctx.fillRect(column, y + 5, tick, LANE_HEIGHT - 10)
+  if (span <= plotWidth(g) * 4) {
+    const deltas = lane.deltas
+    let i = partitionPoint(deltas.length, (d) => deltas[d]! < from - 1)
+    for (; i < deltas.length && deltas[i]! <= from + span; i++) {
+      const column = Math.floor(x(deltas[i]! + 0.5) - tick / 2)
+      if (column === lastColumn) continue
+      lastColumn = column
+      ctx.fillRect(column, y + 5, tick, LANE_HEIGHT - 10)
+    }
+  } else {
+    const perBucket = Math.max(1, model.total) / model.buckets
+    const bucketTick = Math.max(1, Math.min(3, Math.floor(pitch * perBucket) - 1))
+    for (let b = 0; b < lane.ticks.length; b++) {
+      if (lane.ticks[b] === 0) continue
+      const column = Math.floor(x((lane.firstBucket + b + 0.5) * perBucket) - bucketTick / 2)
+      if (column === lastColumn || column < g.gutter - 3 || column > g.width) continue
+      lastColumn = column
+      ctx.fillRect(column, y + 5, bucketTick, LANE_HEIGHT - 10)
+    }
   }
   ctx.globalAlpha = 1
 
@@ -216,8 +252,9 @@ function drawRuler(ctx: CanvasRenderingContext2D, model: LaneModel, g: Geometry,
   ctx.textBaseline = 'alphabetic'
   ctx.fillStyle = palette.ruleText
   ctx.fillText('pos', 6, RULER - 4)
-  const step = niceStep(model.total / Math.max(1, plotWidth(g) / 90))
-  for (let p = 0; p <= model.total; p += step) {
+  const { from, span } = spanOf(model, g)
+  const step = niceStep(span / Math.max(1, plotWidth(g) / 90))
+  for (let p = Math.ceil(from / step) * step; p <= Math.min(model.total, from + span); p += step) {
     const x = Math.round(xOf(model, g, p))
     ctx.fillStyle = palette.rule
     ctx.fillRect(x, RULER - 5, 1, 4)
@@ -258,4 +295,22 @@ export function drawCursor(
   ctx.fillRect(left, 0, w, RULER - 2)
   ctx.fillStyle = palette.cursorText
   ctx.fillText(label, left + 3, RULER - 5)
+}
+
+/** The brushed range [from, to) of chunks: shaded across the lanes, with edges, on the cursor layer. */
+export function drawBrush(
+  ctx: CanvasRenderingContext2D,
+  model: LaneModel,
+  g: Geometry,
+  palette: Palette,
+  brush: { readonly from: number; readonly to: number },
+): void {
+  const left = Math.max(g.gutter, xOf(model, g, brush.from))
+  const right = Math.min(g.gutter + plotWidth(g), xOf(model, g, brush.to))
+  if (right < left) return
+  ctx.fillStyle = palette.brush
+  ctx.fillRect(left, RULER, Math.max(1, right - left), g.height - RULER)
+  ctx.fillStyle = palette.cursor
+  ctx.fillRect(Math.round(left), RULER, 1, g.height - RULER)
+  ctx.fillRect(Math.round(right) - 1, RULER, 1, g.height - RULER)
 }

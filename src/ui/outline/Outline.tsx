@@ -28,7 +28,7 @@ export function Outline() {
       {source === null ? (
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Nothing loaded.</p>
       ) : (
-        <div key={sourceId}>
+        <div key={sourceId} className="flex h-full min-h-0 flex-col">
           <DiagnosticsList diagnostics={source.diagnostics} />
           <OutlineTree outline={outline} />
         </div>

@@ -12,8 +12,13 @@ export const TONE: Record<Tone, string> = {
   error: 'text-red-600 dark:text-red-400',
 }
 
+/** Every row is this tall (the virtual list places rows by it). */
+export const ROW_HEIGHT = 24
+
 type Props = {
   readonly row: OutlineRow
+  /** Offset from the top of the tree. */
+  readonly top: number
   readonly summary: AttemptSummary | null
   readonly selected: boolean
   readonly focused: boolean
@@ -25,6 +30,7 @@ type Props = {
 /** One treeitem of the outline (flat list with aria-level, WAI-ARIA tree pattern). */
 export function OutlineRowView({
   row,
+  top,
   summary,
   selected,
   focused,
@@ -52,8 +58,8 @@ export function OutlineRowView({
         onActivate(row)
       }}
       onKeyDown={(event) => onKeyDown(event, row)}
-      style={{ paddingLeft: 4 + (row.level - 1) * 12 }}
-      className={`flex h-6 cursor-default items-center gap-1 pr-2 text-xs whitespace-nowrap select-none focus-visible:-outline-offset-2 ${
+      style={{ paddingLeft: 4 + (row.level - 1) * 12, height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
+      className={`absolute inset-x-0 top-0 flex cursor-default items-center gap-1 pr-2 text-xs whitespace-nowrap select-none focus-visible:-outline-offset-2 ${
         selected
           ? 'bg-sky-100 text-sky-950 dark:bg-sky-900/70 dark:text-sky-50'
           : 'hover:bg-slate-100 dark:hover:bg-slate-800'

@@ -1,9 +1,13 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useChunkscope } from '../StoreContext'
-import type { Outline } from './buildOutline'
+import type { Outline, OutlineNode } from './buildOutline'
+import { filterOutline, type OutlineView } from './filterOutline'
 import { flattenOutline, groupIds, pathTo, type OutlineRow } from './flattenOutline'
-import { OutlineRowView } from './OutlineRowView'
+import { OutlineRowView, ROW_HEIGHT } from './OutlineRowView'
+import { OutlineToolbar } from './OutlineToolbar'
 import { useAttemptSummaries } from './useAttemptSummaries'
+import { useTreeKeys } from './useTreeKeys'
 
 /** Outlines up to this many nodes start fully expanded; bigger ones open only the way to the selected stream. */
 const EXPAND_ALL_UP_TO = 400
@@ -11,6 +15,10 @@ const EXPAND_ALL_UP_TO = 400
 /**
  * The outline as a WAI-ARIA tree: ↑/↓ move, → opens or enters a group, ← closes or goes to the parent,
  * Home/End jump, Enter/Space select an attempt or toggle a group. One row is tabbable (roving tabindex).
+ *
+ * Virtualized: only the rows in view exist (a 100 MB log has ~10,000 nodes), each with its aria-level, -setsize and
+ * -posinset, so assistive tech still hears where it is; the tabbable row is always rendered, in view or not, so Tab
+ * reaches the tree. A filter or a search shows its matches expanded; the user's own expansion returns when cleared.
  */
 export function OutlineTree({ outline }: { readonly outline: Outline }) {
   const streamKey = useChunkscope((s) => s.streamKey)
@@ -18,6 +26,7 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
   const results = useChunkscope((s) => s.results)
   const { selectStream } = useChunkscope((s) => s.actions)
   const summaryOf = useAttemptSummaries(outline.attempts, results, engine)
+  const [view, setView] = useState<OutlineView>({ filter: 'all', query: '' })
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(
     () =>
       new Set(
@@ -28,10 +37,17 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
             : pathTo(outline.roots, streamKey),
       ),
   )
+  // While filtering, everything found is open except what the user closes (a fresh set per filter).
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set())
+  const filtering = view.filter !== 'all' || view.query.trim() !== ''
+  const roots = useMemo(() => filterOutline(outline.roots, view, summaryOf), [outline, view, summaryOf])
+  const open = useMemo(
+    () => (filtering ? new Set(groupIds(roots).filter((id) => !closed.has(id))) : expanded),
+    [filtering, roots, closed, expanded],
+  )
+  const rows = useMemo(() => flattenOutline(roots, open), [roots, open])
   const [focusedId, setFocusedId] = useState<string | null>(null)
-  const moveFocus = useRef(false)
-  const listRef = useRef<HTMLUListElement>(null)
-  const rows = useMemo(() => flattenOutline(outline.roots, expanded), [outline, expanded])
+  const scrollRef = useRef<HTMLDivElement>(null)
 
   // A newly selected stream (from a link, a click, a key) is revealed: adjusted while rendering, React's pattern
   // for state derived from a changed prop, so the tree never paints with the selection hidden.
@@ -40,115 +56,136 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
     setRevealed(streamKey)
     const path = pathTo(outline.roots, streamKey)
     if (!path.every((id) => expanded.has(id))) setExpanded(new Set([...expanded, ...path]))
+    if (path.some((id) => closed.has(id))) setClosed(new Set([...closed].filter((id) => !path.includes(id))))
     // The roving tabindex follows the selection (DOM focus stays where it is).
     setFocusedId(streamKey)
   }
+
+  const focusedIndex = rows.findIndex((row) => row.node.id === focusedId)
+  const tabbable = focusedIndex >= 0 ? focusedIndex : 0
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range)
+      if (tabbable < rows.length && !indexes.includes(tabbable)) indexes.push(tabbable)
+      return indexes.sort((a, b) => a - b)
+    },
+    [tabbable, rows.length],
+  )
+  // oxlint-disable-next-line react/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    rangeExtractor,
+  })
+
+  const selectedIndex = streamKey === null ? -1 : rows.findIndex((row) => row.node.id === streamKey)
   useEffect(() => {
-    const list = listRef.current
-    if (streamKey === null || list === null) return undefined
+    const scroller = scrollRef.current
+    if (selectedIndex < 0 || scroller === null) return undefined
     const reveal = () => {
-      const row = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(streamKey)}"]`)
-      if (row !== null && !fullyVisible(row)) row.scrollIntoView({ block: 'center' })
+      const top = selectedIndex * ROW_HEIGHT
+      const inView =
+        top >= scroller.scrollTop && top + ROW_HEIGHT <= scroller.scrollTop + scroller.clientHeight
+      if (!inView) virtualizer.scrollToIndex(selectedIndex, { align: 'center' })
     }
     reveal()
     // In a narrow window the outline lives in a closed drawer: reveal the selection again when it opens.
-    let shown = list.clientHeight > 0
+    let shown = scroller.clientHeight > 0
     const observer = new ResizeObserver(() => {
-      if (list.clientHeight > 0 && !shown) reveal()
-      shown = list.clientHeight > 0
+      if (scroller.clientHeight > 0 && !shown) reveal()
+      shown = scroller.clientHeight > 0
     })
-    observer.observe(list)
+    observer.observe(scroller)
     return () => observer.disconnect()
-  }, [streamKey])
-  useEffect(() => {
-    if (!moveFocus.current || focusedId === null) return
-    moveFocus.current = false
-    listRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusedId)}"]`)?.focus()
-  }, [focusedId, rows])
+    // Only a new selection scrolls: expanding or filtering leaves the view where the user put it.
+    // oxlint-disable-next-line react-hooks/exhaustive-deps
+  }, [streamKey, selectedIndex < 0])
 
-  const tabbable = rows.some((row) => row.node.id === focusedId) ? focusedId : (rows[0]?.node.id ?? null)
+  const toggle = useCallback(
+    (id: string, isOpen: boolean) => {
+      const set = (current: ReadonlySet<string>, add: boolean) => {
+        const next = new Set(current)
+        if (add) next.add(id)
+        else next.delete(id)
+        return next
+      }
+      if (filtering) setClosed((current) => set(current, !isOpen))
+      else setExpanded((current) => set(current, isOpen))
+    },
+    [filtering],
+  )
+  const activate = useCallback(
+    (row: OutlineRow) => {
+      if (row.node.kind === 'attempt') void selectStream(row.node.id)
+      else if (row.expanded !== null) toggle(row.node.id, !row.expanded)
+    },
+    [selectStream, toggle],
+  )
+  const onKeyDown = useTreeKeys({ rows, virtualizer, scrollRef, toggle, activate, setFocusedId })
 
-  const toggle = (id: string, open: boolean) =>
-    setExpanded((current) => {
-      const next = new Set(current)
-      if (open) next.add(id)
-      else next.delete(id)
-      return next
-    })
-  const focusRow = (row: OutlineRow | undefined) => {
-    if (row === undefined) return
-    moveFocus.current = true
-    setFocusedId(row.node.id)
+  const expandAll = () => (filtering ? setClosed(new Set()) : setExpanded(new Set(groupIds(outline.roots))))
+  const collapseAll = () => {
+    if (filtering) setClosed(new Set(groupIds(roots)))
+    else setExpanded(new Set())
+    // The focused row may be inside a group that closes: the roving tabindex moves to the first row.
+    setFocusedId(null)
   }
-  const activate = (row: OutlineRow) => {
-    if (row.node.kind === 'attempt') void selectStream(row.node.id)
-    else if (row.expanded !== null) toggle(row.node.id, !row.expanded)
-  }
-  const onKeyDown = (event: KeyboardEvent, row: OutlineRow) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return
-    const index = rows.indexOf(row)
-    switch (event.key) {
-      case 'ArrowDown':
-        focusRow(rows[index + 1])
-        break
-      case 'ArrowUp':
-        focusRow(rows[index - 1])
-        break
-      case 'ArrowRight':
-        if (row.expanded === false) toggle(row.node.id, true)
-        else if (row.expanded === true) focusRow(rows[index + 1])
-        break
-      case 'ArrowLeft':
-        if (row.expanded === true) toggle(row.node.id, false)
-        else focusRow(rows.find((candidate) => candidate.node.id === row.parentId))
-        break
-      case 'Home':
-        focusRow(rows[0])
-        break
-      case 'End':
-        focusRow(rows.at(-1))
-        break
-      case 'Enter':
-      case ' ':
-        activate(row)
-        break
-      default:
-        return
-    }
-    // Handled here: the workbench's global keys (←/→ step, Home/End, Space play) must not act as well.
-    event.preventDefault()
-    event.stopPropagation()
-  }
+  const shown = filtering ? { streams: countAttempts(roots), total: outline.attempts.length } : null
 
-  if (rows.length === 0) {
-    return <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No streams in this source.</p>
-  }
   return (
-    <ul ref={listRef} role="tree" aria-label="Streams" className="py-0.5">
-      {rows.map((row) => (
-        <OutlineRowView
-          key={row.node.id}
-          row={row}
-          summary={row.node.kind === 'attempt' ? summaryOf(row.node) : null}
-          selected={row.node.id === streamKey}
-          focused={row.node.id === tabbable}
-          onActivate={activate}
-          onFocusRow={setFocusedId}
-          onKeyDown={onKeyDown}
-        />
-      ))}
-    </ul>
+    <div className="flex h-full min-h-0 flex-col">
+      <OutlineToolbar
+        view={view}
+        onView={(next) => {
+          setView(next)
+          setClosed(new Set())
+        }}
+        onExpandAll={expandAll}
+        onCollapseAll={collapseAll}
+        shown={shown}
+      />
+      <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
+        {rows.length === 0 ? (
+          filtering ? null : (
+            <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No streams in this source.</p>
+          )
+        ) : (
+          <ul
+            role="tree"
+            aria-label="Streams"
+            className="relative my-0.5"
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]!
+              return (
+                <OutlineRowView
+                  key={row.node.id}
+                  row={row}
+                  top={item.start}
+                  summary={row.node.kind === 'attempt' ? summaryOf(row.node) : null}
+                  selected={row.node.id === streamKey}
+                  focused={item.index === tabbable}
+                  onActivate={activate}
+                  onFocusRow={setFocusedId}
+                  onKeyDown={onKeyDown}
+                />
+              )
+            })}
+          </ul>
+        )}
+      </div>
+    </div>
   )
 }
 
-/** Whether the row is wholly inside its scrolling ancestor (then it stays put: no jump on a click). */
-function fullyVisible(row: HTMLElement): boolean {
-  let scroller = row.parentElement
-  while (scroller !== null && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowY)) {
-    scroller = scroller.parentElement
+function countAttempts(nodes: readonly OutlineNode[]): number {
+  let count = 0
+  for (const node of nodes) {
+    if (node.kind === 'attempt') count += 1
+    else if ('children' in node) count += countAttempts(node.children)
   }
-  if (scroller === null) return true
-  const box = row.getBoundingClientRect()
-  const view = scroller.getBoundingClientRect()
-  return box.top >= view.top && box.bottom <= view.bottom
+  return count
 }

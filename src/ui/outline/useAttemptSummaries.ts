@@ -6,7 +6,13 @@ import type { OutlineAttempt } from './buildOutline'
 
 /** Sources up to this many chunks are summarised before the first paint; longer ones in slices after it. */
 const SYNC_CHUNKS = 100_000
-const SLICE_CHUNKS = 100_000
+/**
+ * A background slice stops after this long, so a key press waits at most about this much for the main thread
+ * (a slice of 100,000 chunks took up to 300 ms on a shared machine and delayed the → step by as much).
+ */
+const SLICE_MS = 6
+/** The tree re-renders with the summaries so far at most this often while they fill in. */
+const RENDER_EVERY_MS = 250
 
 /**
  * Summaries of every attempt of the outline, from the store's {@link AttemptResults} (each computed once there).
@@ -33,18 +39,23 @@ export function useAttemptSummaries(
     if (small) return undefined
     let next = 0
     let timer: ReturnType<typeof setTimeout> | undefined
+    let computed = false
+    let shown = performance.now()
     const work = () => {
-      let budget = SLICE_CHUNKS
-      let computed = false
-      while (next < attempts.length && budget > 0) {
+      const started = performance.now()
+      while (next < attempts.length && performance.now() - started < SLICE_MS) {
         const attempt = attempts[next]!.attempt
         next += 1
         if (attempt.chunks.length > LAZY_CHUNKS) continue
-        budget -= attempt.chunks.length + 1
         computed = results.summary(attempt) !== null || computed
       }
-      if (computed) bump()
-      if (next < attempts.length) timer = setTimeout(work, 0)
+      const done = next >= attempts.length
+      if (computed && (done || performance.now() - shown > RENDER_EVERY_MS)) {
+        computed = false
+        shown = performance.now()
+        bump()
+      }
+      if (!done) timer = setTimeout(work, 0)
     }
     timer = setTimeout(work, 0)
     return () => clearTimeout(timer)

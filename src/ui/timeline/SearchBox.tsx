@@ -1,46 +1,61 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
+import { partitionPoint } from '../../core/base/partitionPoint'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
-import { adjacentRow, buildTimelineRows, seekTargetOf, type TimelineRows } from './buildTimelineRows'
+import { useChunkSearch } from './useChunkSearch'
 
-/** Typing settles this long before the O(N) filter runs again. */
-const DEBOUNCE_MS = 150
+type Found = { readonly query: string; readonly hits: Int32Array }
+/** What the answer to the query being typed does when it comes: go to the first hit from the cursor, or the last. */
+type Jump = 1 | -1
 
 /**
- * The payload search: filters the rows to matching chunks (after a short debounce), says how many match, and
- * Enter / Shift+Enter seek to the next / previous match after the cursor, wrapping like a browser's find bar.
+ * The payload search, a find bar: the query runs in a worker as it is typed (`app/search/chunkSearch.ts`), the
+ * cursor goes to the first matching chunk from where it is, "n of N" says which, and Enter / Shift+Enter move to
+ * the next / previous match, wrapping like a browser's find bar. The timeline keeps every row.
  */
-export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; readonly rows: TimelineRows }) {
+export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
   const store = useChunkscopeStore()
-  const search = useChunkscope((s) => s.filter.search)
-  const { setFilter, seekTo } = useChunkscope((s) => s.actions)
-  const [query, setQuery] = useState(search)
-  const [applied, setApplied] = useState(search)
-  // The store's search changed (our own debounced write, or a reset by a new source): show it in the box.
-  if (search !== applied) {
-    setApplied(search)
-    setQuery(search)
+  const k = useChunkscope((s) => s.k)
+  const { seekTo } = useChunkscope((s) => s.actions)
+  const search = useChunkSearch(engine)
+  const [query, setQuery] = useState('')
+  const [found, setFound] = useState<Found | null>(null)
+  const jumpRef = useRef<Jump>(1)
+
+  const go = (hits: Int32Array, direction: Jump, inclusive: boolean) => {
+    if (hits.length === 0) return
+    const at = store.getState().k - 1
+    // First hit after the cursor's chunk (at it too when `inclusive`), or the last one before it; wrapping.
+    const after = partitionPoint(hits.length, (i) => (inclusive ? hits[i]! < at : hits[i]! <= at))
+    const before = partitionPoint(hits.length, (i) => (inclusive ? hits[i]! <= at : hits[i]! < at)) - 1
+    const hit = direction > 0 ? hits[after % hits.length]! : hits[before < 0 ? hits.length - 1 : before]!
+    seekTo(hit + 1)
   }
+
   useEffect(() => {
-    if (query === store.getState().filter.search) return
-    const timer = setTimeout(() => setFilter({ search: query }), DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [query, setFilter, store])
-
-  const jump = (direction: 1 | -1) => {
-    const { filter, k } = store.getState()
-    let matches = rows
-    if (filter.search !== query) {
-      // Enter before the debounce fired: search now rather than jump through stale rows.
-      matches = buildTimelineRows(engine, { ...filter, search: query })
-      setFilter({ search: query })
+    if (search.current === null || query === '') return undefined
+    let live = true
+    void search.current.find(query).then((hits) => {
+      if (!live || hits === null) return
+      setFound({ query, hits })
+      go(hits, jumpRef.current, true)
+      jumpRef.current = 1
+    })
+    return () => {
+      live = false
     }
-    if (!matches.searching) return
-    const row = adjacentRow(matches, k - 1, direction)
-    if (row >= 0) seekTo(seekTargetOf(matches, row))
-  }
+    // `go` reads the cursor from the store when the answer comes; it is not a reason to search again.
+    // oxlint-disable-next-line react-hooks/exhaustive-deps
+  }, [engine, query])
 
-  const settled = query === search && rows.searching
+  const current = found !== null && found.query === query ? found : null
+  const step = (direction: Jump) => {
+    if (current !== null) go(current.hits, direction, false)
+    else jumpRef.current = direction
+  }
+  const index = current === null ? -1 : partitionPoint(current.hits.length, (i) => current.hits[i]! < k - 1)
+  const onHit = current !== null && current.hits[index] === k - 1
+
   return (
     <div className="flex items-center gap-1">
       <input
@@ -50,30 +65,41 @@ export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; rea
         placeholder="Search… ( / )"
         className="field w-40 font-mono"
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
+        onChange={(event) => {
+          setQuery(event.target.value)
+          if (event.target.value === '') setFound(null)
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter') {
             event.preventDefault()
-            jump(event.shiftKey ? -1 : 1)
+            step(event.shiftKey ? -1 : 1)
           } else if (event.key === 'Escape' && query !== '') {
             event.preventDefault()
             setQuery('')
+            setFound(null)
           }
         }}
       />
-      {settled ? (
+      {query !== '' && (
         <>
           <output
             aria-live="polite"
-            className="min-w-16 text-xs text-slate-500 tabular-nums dark:text-slate-400"
+            aria-label="Search matches"
+            className="min-w-16 text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400"
           >
-            {rows.count === 1 ? '1 match' : `${rows.count} matches`}
+            {current === null
+              ? 'searching…'
+              : current.hits.length === 0
+                ? 'no matches'
+                : onHit
+                  ? `${index + 1} of ${current.hits.length}`
+                  : `${current.hits.length} ${current.hits.length === 1 ? 'match' : 'matches'}`}
           </output>
           <button
             type="button"
             className="btn px-1"
-            disabled={rows.count === 0}
-            onClick={() => jump(-1)}
+            disabled={current?.hits.length === 0}
+            onClick={() => step(-1)}
             aria-label="Previous match"
             title="Previous match (Shift+Enter)"
           >
@@ -82,15 +108,15 @@ export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; rea
           <button
             type="button"
             className="btn px-1"
-            disabled={rows.count === 0}
-            onClick={() => jump(1)}
+            disabled={current?.hits.length === 0}
+            onClick={() => step(1)}
             aria-label="Next match"
             title="Next match (Enter)"
           >
             ↓
           </button>
         </>
-      ) : null}
+      )}
     </div>
   )
 }

@@ -4,7 +4,7 @@ import type { TimelineFilter } from '../../app/store'
 import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
-import { buildTimelineRows, type TimelineRows } from './buildTimelineRows'
+import { buildTimelineRows } from './buildTimelineRows'
 import { SearchBox } from './SearchBox'
 import { TimelineGrid } from './TimelineGrid'
 import { TypeMenu } from './TypeMenu'
@@ -27,9 +27,7 @@ export function Timeline() {
     <Panel
       title="Timeline"
       className="flex-1"
-      actions={
-        engine !== null && rows !== null ? <Filters engine={engine} rows={rows} filter={filter} /> : null
-      }
+      actions={engine !== null && rows !== null ? <Filters engine={engine} filter={filter} /> : null}
     >
       {engine === null || rows === null ? (
         <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Load a stream to see its chunks.</p>
@@ -42,15 +40,7 @@ export function Timeline() {
   )
 }
 
-function Filters({
-  engine,
-  rows,
-  filter,
-}: {
-  readonly engine: ReplayEngine
-  readonly rows: TimelineRows
-  readonly filter: TimelineFilter
-}) {
+function Filters({ engine, filter }: { readonly engine: ReplayEngine; readonly filter: TimelineFilter }) {
   const { setFilter } = useChunkscope((s) => s.actions)
   // Only numeric indexes can be chosen (the filter holds a number); a chunk file may carry any JSON as an index.
   const indexes = useMemo(
@@ -59,7 +49,7 @@ function Filters({
   )
   return (
     <>
-      <SearchBox engine={engine} rows={rows} />
+      <SearchBox engine={engine} />
       <TypeMenu types={filter.types} onChange={(types) => setFilter({ types })} />
       {indexes.length > INDEX_OPTIONS ? (
         <IndexField engine={engine} filter={filter} count={indexes.length} />

@@ -98,31 +98,33 @@ function jsonPreview(value: unknown): string {
 }
 
 /**
- * A case-insensitive "payload contains" test for a search query, or null for an empty query. It looks at the raw
- * text the preview shows (no visible-whitespace marks, no truncation) with one regular expression (the query
- * escaped), so testing a million chunks allocates no lower-cased copies.
+ * The strings a chunk's payload is searched by: a delta's text (a tool-call delta's arguments, name and id), a
+ * frozen block's type, text, arguments, name and id, and the preview of anything else. The timeline search's index
+ * (`app/search/searchIndex.ts`) joins these, so the worker and {@link payloadMatcher} find the same chunks.
  */
+export function searchFields(chunk: AnyChunk): readonly string[] {
+  switch (chunk.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return [str(field(chunk, 'text'))]
+    case 'tool-call-delta':
+      return [str(field(chunk, 'argumentsDelta')), str(field(chunk, 'name')), str(field(chunk, 'id'))]
+    case 'block-end': {
+      const block = field(chunk, 'block')
+      if (typeof block !== 'object' || block === null) return [payloadPreview(chunk)]
+      const b = block as Record<string, unknown>
+      return [str(b.type), str(b.text), str(b.arguments), str(b.name), str(b.id)]
+    }
+    default:
+      return [payloadPreview(chunk)]
+  }
+}
+
+/** Case-insensitive literal search over {@link searchFields}; null for an empty query. */
 export function payloadMatcher(query: string): ((chunk: AnyChunk) => boolean) | null {
   if (query === '') return null
   const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
-  const test = (value: unknown): boolean => pattern.test(str(value))
-  return (chunk) => {
-    switch (chunk.type) {
-      case 'text-delta':
-      case 'reasoning-delta':
-        return test(field(chunk, 'text'))
-      case 'tool-call-delta':
-        return test(field(chunk, 'argumentsDelta')) || test(field(chunk, 'name')) || test(field(chunk, 'id'))
-      case 'block-end': {
-        const block = field(chunk, 'block')
-        if (typeof block !== 'object' || block === null) return test(payloadPreview(chunk))
-        const b = block as Record<string, unknown>
-        return test(b.type) || test(b.text) || test(b.arguments) || test(b.name) || test(b.id)
-      }
-      default:
-        return test(payloadPreview(chunk))
-    }
-  }
+  return (chunk) => searchFields(chunk).some((value) => pattern.test(value))
 }
 
 /** The chunk's `index` when it carries a usable one (unknown chunks may carry anything). */

@@ -1,0 +1,82 @@
+import type { SourcedChunk } from '../../core/protocol'
+import type { SearchRequest, SearchResponse } from './searchMessages'
+import { SearchIndexBuilder, searchIndex, type FieldsOf, type SearchIndex } from './searchIndex'
+
+export type ChunkSearchOptions = {
+  /** Yields to the host between indexing slices (a macrotask in the browser, so the page can paint). */
+  readonly yieldToHost?: () => Promise<void>
+  /** Indexing slice length. */
+  readonly sliceMs?: number
+}
+
+/** Indexing a slice for this long keeps a key press waiting at most about as long. */
+const SLICE_MS = 6
+
+/**
+ * The timeline search of one stream: the chunks' text is indexed on this thread in short slices (it reads the
+ * chunks where they live), handed to a worker once, and every query runs there, so typing never blocks a frame.
+ * Only the newest query's answer resolves; an older one still running resolves to null. Without workers (Node)
+ * the queries run here, on the same index.
+ *
+ * @example
+ * const search = new ChunkSearch(engine.chunks, searchFields)
+ * const hits = await search.find('call_04000') // positions of the matching chunks, or null if overtaken
+ */
+export class ChunkSearch {
+  private readonly worker: Worker | null
+  private readonly ready: Promise<SearchIndex | null>
+  private disposed = false
+  private latest = 0
+  private readonly waiting = new Map<number, (hits: Int32Array | null) => void>()
+
+  constructor(chunks: readonly SourcedChunk[], fieldsOf: FieldsOf, options: ChunkSearchOptions = {}) {
+    const yieldToHost = options.yieldToHost ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+    const sliceMs = options.sliceMs ?? SLICE_MS
+    const worker =
+      typeof Worker === 'undefined'
+        ? null
+        : new Worker(new URL('./searchWorker.ts', import.meta.url), { type: 'module' })
+    if (worker !== null)
+      worker.onmessage = (event: MessageEvent<SearchResponse>) => this.settle(event.data.id, event.data.hits)
+    this.worker = worker
+    this.ready = (async () => {
+      const builder = new SearchIndexBuilder(chunks, fieldsOf, () => performance.now())
+      while (!builder.advance(sliceMs)) {
+        await yieldToHost()
+        if (this.disposed) return null
+      }
+      const index = builder.finish()
+      if (worker === null) return index
+      const message: SearchRequest = { type: 'index', text: index.text, starts: index.starts }
+      worker.postMessage(message, [index.starts.buffer])
+      return null
+    })()
+  }
+
+  /** Positions of the chunks matching `query` (see `searchIndex`), or null when a newer query overtook it. */
+  async find(query: string): Promise<Int32Array | null> {
+    const id = ++this.latest
+    for (const [older, resolve] of this.waiting) if (older < id) resolve(null)
+    const local = await this.ready
+    if (this.disposed || id !== this.latest) return null
+    if (this.worker === null) return local === null ? null : searchIndex(local, query)
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve)
+      const message: SearchRequest = { type: 'search', id, query }
+      this.worker!.postMessage(message)
+    })
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.worker?.terminate()
+    for (const resolve of this.waiting.values()) resolve(null)
+    this.waiting.clear()
+  }
+
+  private settle(id: number, hits: Int32Array): void {
+    const resolve = this.waiting.get(id)
+    this.waiting.delete(id)
+    resolve?.(id === this.latest ? hits : null)
+  }
+}

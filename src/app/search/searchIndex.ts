@@ -1,0 +1,97 @@
+import { partitionPoint } from '../../core/base/partitionPoint'
+import type { AnyChunk, SourcedChunk } from '../../core/protocol'
+
+/**
+ * Every chunk's searchable text in one string, so a worker can search a million chunks with one regular expression
+ * instead of a million small ones: chunk `pos` owns `text.slice(starts[pos], starts[pos + 1])`, its fields each
+ * followed by a NUL. A query cannot hold a NUL (it is refused), so no hit spans two fields or two chunks.
+ */
+export type SearchIndex = {
+  readonly text: string
+  /** `starts[pos]`: where chunk pos's text begins; one more entry, the text's length, at the end. */
+  readonly starts: Int32Array
+}
+
+/** The strings a chunk is searched by (the timeline's payload fields); the view decides, the index only joins. */
+export type FieldsOf = (chunk: AnyChunk) => readonly string[]
+
+const SEPARATOR = '\u0000'
+
+/**
+ * Builds a {@link SearchIndex} a slice at a time (`advance` returns true when done), so a long stream is indexed
+ * between frames without a long task.
+ *
+ * @example
+ * const builder = new SearchIndexBuilder(chunks, searchFields)
+ * while (!builder.advance(5)) await nextTask()
+ * const index = builder.finish()
+ */
+export class SearchIndexBuilder {
+  private readonly parts: string[] = []
+  private readonly starts: Int32Array
+  private length = 0
+  private next = 0
+
+  constructor(
+    private readonly chunks: readonly SourcedChunk[],
+    private readonly fieldsOf: FieldsOf,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    this.starts = new Int32Array(chunks.length + 1)
+  }
+
+  /** Indexes chunks for about `budgetMs`; true once every chunk is in. */
+  advance(budgetMs = Infinity): boolean {
+    const started = this.now()
+    const { chunks, parts, starts } = this
+    while (this.next < chunks.length) {
+      // The clock is read every 1,024 chunks: reading it per chunk would cost more than the work.
+      const stop = Math.min(chunks.length, this.next + 1024)
+      for (let pos = this.next; pos < stop; pos++) {
+        starts[pos] = this.length
+        for (const field of this.fieldsOf(chunks[pos]!.chunk)) {
+          parts.push(field, SEPARATOR)
+          this.length += field.length + 1
+        }
+      }
+      this.next = stop
+      if (this.now() - started >= budgetMs) break
+    }
+    return this.next >= chunks.length
+  }
+
+  finish(): SearchIndex {
+    this.advance()
+    this.starts[this.chunks.length] = this.length
+    return { text: this.parts.join(''), starts: this.starts }
+  }
+}
+
+/**
+ * Positions of the chunks whose text contains `query`, case-insensitively (the `iu` flags, as the timeline's own
+ * matcher uses), in order; each chunk once. An empty query, or one holding a NUL, finds nothing.
+ *
+ * @example
+ * searchIndex(index, 'call_04000') // Int32Array [ 480_012, 480_013, … ]
+ */
+export function searchIndex(index: SearchIndex, query: string): Int32Array {
+  if (query === '' || query.includes(SEPARATOR)) return new Int32Array(0)
+  const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu')
+  const { text, starts } = index
+  const chunks = starts.length - 1
+  let hits = new Int32Array(64)
+  let count = 0
+  let found: RegExpExecArray | null
+  while ((found = pattern.exec(text)) !== null) {
+    const pos = partitionPoint(chunks, (p) => starts[p + 1]! <= found!.index)
+    if (count === hits.length) {
+      const grown = new Int32Array(hits.length * 2)
+      grown.set(hits)
+      hits = grown
+    }
+    hits[count++] = pos
+    // On to the next chunk: one hit per chunk is enough.
+    pattern.lastIndex = Math.max(pattern.lastIndex, starts[pos + 1]!)
+  }
+  return hits.slice(0, count)
+}

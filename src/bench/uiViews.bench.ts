@@ -1,0 +1,238 @@
+// The workbench's views in headless Chromium (production build): → step key-to-paint at 1M chunks and on a
+// ~100 MB session log, the outline of that log (rendered tree items, expanding a turn) and the timeline search at
+// 1M. Key presses are real (CDP) input, so Event Timing reports them as INP would; the machine is shared, so each
+// figure is a worst or a median over repeats and the load average is printed beside them.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+import { preview } from 'vite'
+import { CHROMIUM_ARGS, chromiumPath } from '../test/chromium'
+import { generateStream } from '../test/generate'
+import { generateSessionLog } from '../test/generateSession'
+import { loadBaseline, saveResults } from './baseline'
+import { median, printTable, type Row } from './report'
+
+const N = Number(process.env['BENCH_UI_CHUNKS'] ?? 1_000_000)
+const LOG_MB = Number(process.env['BENCH_UI_LOG_MB'] ?? 100)
+const PORT = Number(process.env['BENCH_VIEWS_PORT'] ?? 5311)
+const STEPS = 30
+const QUERY = 'call_04000'
+
+/** 1M chunks with tool-call ids numbered per call (`call_04000`), 80 deltas per block: ~4,000 tool calls. */
+function millionChunks(): string {
+  return (
+    generateStream(N, 80)
+      .map(({ chunk }) => {
+        const index = 'index' in chunk ? Number(chunk.index) : -1
+        if (index < 2 || (index - 2) % 3 !== 0) return JSON.stringify(chunk)
+        const id = `call_${String((index - 2) / 3).padStart(5, '0')}`
+        if (chunk.type === 'tool-call-delta') return JSON.stringify({ ...chunk, id })
+        if (chunk.type === 'block-end')
+          return JSON.stringify({ ...chunk, block: { ...(chunk.block as object), id } })
+        return JSON.stringify(chunk)
+      })
+      .join('\n') + '\n'
+  )
+}
+
+/** Installs the page-side probes once: Event Timing entries, long tasks, and a "painted" promise. */
+async function installProbes(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as Record<string, unknown>
+    const events: { name: string; duration: number; start: number }[] = []
+    const longTasks: number[] = []
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        events.push({ name: entry.name, duration: entry.duration, start: entry.startTime })
+    }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit)
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longTasks.push(entry.duration)
+    }).observe({ type: 'longtask', buffered: false })
+    w['__events'] = events
+    w['__longTasks'] = longTasks
+    // Input timestamp → the frame after it has painted (a task queued from rAF runs after the paint).
+    w['__lastInput'] = 0
+    const record = (event: Event) => (w['__lastInput'] = event.timeStamp)
+    window.addEventListener('keydown', record, true)
+    window.addEventListener('pointerdown', record, true)
+    w['__painted'] = () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() =>
+          setTimeout(() => resolve(performance.now() - (w['__lastInput'] as number)), 0),
+        ),
+      )
+  })
+}
+
+const painted = (page: Page) =>
+  page.evaluate(() => (window as unknown as Record<string, () => Promise<number>>)['__painted']!())
+
+async function eventTiming(page: Page, since: number, name: string): Promise<number[]> {
+  return page.evaluate(
+    ({ since, name }) =>
+      (
+        (window as unknown as Record<string, { name: string; duration: number; start: number }[]>)[
+          '__events'
+        ] ?? []
+      )
+        .filter((entry) => entry.start >= since && entry.name === name)
+        .map((entry) => entry.duration),
+    { since, name },
+  )
+}
+
+/** 30 real → presses from the start, each after the previous one painted. */
+async function steps(page: Page, label: string): Promise<Row[]> {
+  await page
+    .locator('body')
+    .click({ position: { x: 1, y: 1 } })
+    .catch(() => {})
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+  await page.keyboard.press('Home')
+  await painted(page)
+  const since = await page.evaluate(() => performance.now())
+  const times: number[] = []
+  for (let i = 0; i < STEPS; i++) {
+    await page.keyboard.press('ArrowRight')
+    times.push(await painted(page))
+  }
+  const entries = await eventTiming(page, since, 'keydown')
+  return [
+    { name: `→ step key→paint ${label}: worst of ${STEPS}`, value: Math.max(...times), unit: 'ms' },
+    { name: `→ step key→paint ${label}: median`, value: median(times), unit: 'ms' },
+    {
+      name: `→ step ${label}: Event Timing worst (≥16 ms entries; 0 = none)`,
+      value: entries.length === 0 ? 0 : Math.max(...entries),
+      unit: 'ms',
+    },
+  ]
+}
+
+async function search(page: Page): Promise<Row[]> {
+  const box = page.getByRole('searchbox', { name: 'Search payloads' })
+  const position = page.getByLabel('Position')
+  const times: number[] = []
+  const tasks: number[] = []
+  for (let i = 0; i < 3; i++) {
+    await box.fill('')
+    await page.keyboard.press('Escape')
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    await page.keyboard.press('Home')
+    await painted(page)
+    const before = await position.textContent()
+    await page.evaluate(() => ((window as unknown as Record<string, number[]>)['__longTasks']!.length = 0))
+    await box.focus()
+    const started = await page.evaluate(() => performance.now())
+    await box.fill(QUERY)
+    await box.press('Enter')
+    await page.waitForFunction(
+      (before) => document.querySelector('[aria-label="Position"]')?.textContent !== before,
+      before,
+    )
+    const done = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)),
+        ),
+    )
+    times.push(done - started)
+    tasks.push(
+      await page.evaluate(() =>
+        Math.max(0, ...(window as unknown as Record<string, number[]>)['__longTasks']!),
+      ),
+    )
+  }
+  await box.fill('')
+  await box.press('Escape')
+  return [
+    { name: `search "${QUERY}" → cursor on the hit: median of 3`, value: median(times), unit: 'ms' },
+    { name: 'search: longest main-thread task', value: Math.max(...tasks), unit: 'ms' },
+  ]
+}
+
+async function outline(page: Page): Promise<Row[]> {
+  const tree = page.getByRole('tree', { name: 'Streams' })
+  const rendered = () => tree.getByRole('treeitem').count()
+  const atOpen = await rendered()
+  const times: number[] = []
+  const collapsed = tree.locator('[role="treeitem"][aria-expanded="false"][aria-level="1"]')
+  for (let i = 0; i < 5; i++) {
+    const turn = collapsed.nth(i + 1)
+    if ((await turn.count()) === 0) break
+    await turn.click()
+    times.push(await painted(page))
+  }
+  const rows: Row[] = [
+    { name: 'outline of the log: tree items rendered at open', value: atOpen, unit: 'items' },
+    {
+      name: 'outline: expand a turn (click→paint), worst of 5',
+      value: times.length ? Math.max(...times) : NaN,
+      unit: 'ms',
+    },
+  ]
+  const expandAll = page.getByRole('button', { name: 'Expand all' })
+  if ((await expandAll.count()) > 0) {
+    await expandAll.click()
+    const ms = await painted(page)
+    rows.push({ name: 'outline: expand all (click→paint)', value: ms, unit: 'ms' })
+    rows.push({ name: 'outline: tree items rendered, all expanded', value: await rendered(), unit: 'items' })
+  }
+  return rows
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'chunkscope-bench-views-'))
+const million = join(dir, `generated-${N}.ndjson`)
+writeFileSync(million, millionChunks())
+const log = join(dir, 'session.jsonl')
+const generated = generateSessionLog({ targetChars: LOG_MB * 1e6 })
+writeFileSync(log, generated.text)
+
+if (process.env['BENCH_UI_SKIP_BUILD'] === undefined)
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' })
+const server = await preview({
+  preview: { port: PORT, strictPort: true, host: '127.0.0.1' },
+  logLevel: 'warn',
+})
+const executablePath = chromiumPath()
+const browser = await chromium.launch({
+  ...(executablePath === undefined ? {} : { executablePath }),
+  args: CHROMIUM_ARGS,
+})
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  await page.goto(`http://127.0.0.1:${PORT}/`)
+  await page.locator('[data-state="idle"]').waitFor()
+  await installProbes(page)
+  const rows: Row[] = []
+  const loadBefore = load()
+
+  await page.getByLabel('Open file', { exact: true }).setInputFiles(million)
+  await page.locator('[data-state="loading"]').waitFor()
+  await page.locator('[data-state="idle"]').waitFor({ timeout: 600_000 })
+  rows.push(...(await steps(page, `at ${(N / 1e6).toLocaleString('en')}M`)))
+  rows.push(...(await search(page)))
+
+  await page.getByLabel('Open file', { exact: true }).setInputFiles(log)
+  await page.locator('[data-state="loading"]').waitFor()
+  await page.locator('[data-state="idle"]').waitFor({ timeout: 600_000 })
+  rows.push(...(await steps(page, `on a ${LOG_MB} MB log`)))
+  rows.push(...(await outline(page)))
+
+  const title = 'UI views in headless Chromium'
+  console.log(
+    `\nload average before / after: ${loadBefore} / ${load()}; the log: ${(generated.text.length / 1e6).toFixed(0)} MB, ` +
+      `${generated.turns} turns, ${generated.attempts} attempts, ${generated.chunks.toLocaleString('en')} chunks`,
+  )
+  printTable(title, rows, loadBaseline())
+  saveResults(Object.fromEntries(rows.map((row) => [`${title}: ${row.name}`, row.value])))
+} finally {
+  await browser.close()
+  await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+  rmSync(dir, { recursive: true, force: true })
+}
