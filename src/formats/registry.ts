@@ -20,6 +20,7 @@ import { isSqlite } from './sqliteStore'
 import { readSseSource } from './sse/readSse'
 import { sniffSseDialect } from './sse/sniff'
 import type { ReadResult } from './types'
+import { WIRE_FORMATS } from './wire/wireFormats'
 import { isZip } from './zipArchive'
 import { isZstd } from './zstdFrames'
 
@@ -152,6 +153,8 @@ export const FORMATS = [
     sniff: sniffChunkNdjson,
     read: (text, onProgress) => chunkFileSource(readChunkNdjson(text, onProgress)),
   },
+  // Wires without a harness route (docs/protocol.md §13): before the SSE dialects, whose bodies look alike.
+  ...WIRE_FORMATS,
   {
     id: 'openai-sse',
     label: 'OpenAI-compatible SSE',
