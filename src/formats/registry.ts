@@ -8,6 +8,7 @@ import {
 } from './containers'
 import { sniffChunkJson, sniffChunkNdjson, sniffSessionJsonl } from './detect'
 import { readHar } from './har/readHar'
+import { readTraceExport, sniffTraceExport } from './reference/traceReference'
 import { sniffHar } from './har/sniffHar'
 import type { ProgressHook } from './json'
 import { readLessonSource, sniffLesson } from './lesson/readLesson'
@@ -111,6 +112,15 @@ export const FORMATS = [
     input: 'text',
     sniff: sniffHar,
     read: readHar,
+  },
+  {
+    // Before the chunk formats: a Phoenix export is a JSON array too (docs/protocol.md §13).
+    id: 'trace-reference',
+    label: 'Trace export (reference final)',
+    description: 'an OTLP / Langfuse / Phoenix trace export holding gen_ai.output.messages',
+    input: 'text',
+    sniff: sniffTraceExport,
+    read: readTraceExport,
   },
   {
     id: 'dsh-live-recording',

@@ -47,17 +47,23 @@ function total(value: unknown): unknown {
   return isRecord(value) ? value['total'] : value
 }
 
+/**
+ * The AI SDK's usage as the route's: input is the uncached count (`noCache` of LanguageModelV3's `{total, noCache,
+ * cacheRead, cacheWrite}`, else v2's flat `inputTokens` less `cachedInputTokens`), cache reads and writes beside it.
+ */
 function usageOf(usage: unknown) {
   if (!isRecord(usage)) return null
   const input = usage['inputTokens']
-  return routeUsage(
-    total(input) ?? usage['promptTokens'],
-    total(usage['outputTokens']) ?? usage['completionTokens'],
-    {
-      read: isRecord(input) ? input['cacheRead'] : usage['cachedInputTokens'],
-      write: isRecord(input) ? input['cacheWrite'] : undefined,
-    },
-  )
+  if (isRecord(input))
+    return routeUsage(input['noCache'] ?? input['total'], total(usage['outputTokens']), {
+      read: input['cacheRead'],
+      write: input['cacheWrite'],
+    })
+  // LanguageModelV2: `inputTokens` counts the cached ones too (`cachedInputTokens` is part of it).
+  const flat = input ?? usage['promptTokens']
+  const cached = usage['cachedInputTokens']
+  const uncached = typeof flat === 'number' && typeof cached === 'number' ? flat - cached : flat
+  return routeUsage(uncached, total(usage['outputTokens']) ?? usage['completionTokens'], { read: cached })
 }
 
 /** The usage an app put in its message metadata (the UI stream itself has none): `usage` or `totalUsage`. */

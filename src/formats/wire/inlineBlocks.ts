@@ -98,7 +98,7 @@ export class InlineBlocks {
   /** Closes every open block, in the order they opened. */
   closeAll(): StreamChunk[] {
     const out: StreamChunk[] = []
-    for (const key of [...this.live.keys()]) out.push(...this.close(key))
+    for (const key of this.live.keys()) out.push(...this.close(key))
     return out
   }
 

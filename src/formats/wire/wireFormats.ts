@@ -1,5 +1,6 @@
 import type { Session } from '../../core/session'
 import { createAiSdkDialect, UI_PART_TYPES } from '../aisdk/aiSdkParts'
+import { readDevtools, sniffDevtools } from '../aisdk/devtools'
 import { createCohereDialect } from '../cohere/cohere'
 import { createOllamaDialect, sniffOllama } from '../ollama/ollama'
 import type { SseRead } from '../sse/readSse'
@@ -124,5 +125,13 @@ export const WIRE_FORMATS = [
     input: 'text',
     sniff: sniffAiSdkUi,
     read: source(readAiSdkUi),
+  },
+  {
+    id: 'ai-sdk-devtools',
+    label: 'AI SDK devtools store',
+    description: "@ai-sdk/devtools' stored generations (.devtools/generations.json)",
+    input: 'text',
+    sniff: sniffDevtools,
+    read: readDevtools,
   },
 ] as const
