@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates src/formats/fixtures/wire/ — bodies of the wires without a harness route (docs/protocol.md §13) and
+// Regenerates src/formats/fixtures/wire/ — bodies of the wires without a harness route (docs/protocol.md §9, "Wires without a harness route") and
 // the trace exports that carry a reference final — from the shapes the providers document, plus the recorded
 // Cohere bodies under recorded/ put in their wire form (see SOURCES.md there), and a damaged variant of each.
 //

@@ -85,7 +85,7 @@ export type RecordedMessage = {
   readonly citation: Citation
   /**
    * Set for a reference final from outside the log (a trace export's `gen_ai.output.messages`, docs/protocol.md
-   * §13): where it came from, said in place of "assistant/message seq N".
+   * §9, "A reference final"): where it came from, said in place of "assistant/message seq N".
    */
   readonly source?: string
 }

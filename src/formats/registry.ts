@@ -114,7 +114,7 @@ export const FORMATS = [
     read: readHar,
   },
   {
-    // Before the chunk formats: a Phoenix export is a JSON array too (docs/protocol.md §13).
+    // Before the chunk formats: a Phoenix export is a JSON array too (docs/protocol.md §9, "A reference final").
     id: 'trace-reference',
     label: 'Trace export (reference final)',
     description: 'an OTLP / Langfuse / Phoenix trace export holding gen_ai.output.messages',
@@ -163,7 +163,7 @@ export const FORMATS = [
     sniff: sniffChunkNdjson,
     read: (text, onProgress) => chunkFileSource(readChunkNdjson(text, onProgress)),
   },
-  // Wires without a harness route (docs/protocol.md §13): before the SSE dialects, whose bodies look alike.
+  // Wires without a harness route (docs/protocol.md §9): before the SSE dialects, whose bodies look alike.
   ...WIRE_FORMATS,
   {
     id: 'openai-sse',

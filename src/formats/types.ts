@@ -29,7 +29,7 @@ export type LoadedSource = {
   readonly sessions: Session[]
   /** Narration and questions, when the input was a lesson (docs/protocol.md §13) or a commented snippet. */
   readonly lesson?: Lesson
-  /** Reference finals a trace export holds, for the streams of another source (docs/protocol.md §13). */
+  /** Reference finals a trace export holds, for the streams of another source (docs/protocol.md §9, "A reference final"). */
   readonly references?: readonly TraceReference[]
 }
 

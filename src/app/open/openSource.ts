@@ -109,7 +109,7 @@ export function createOpener(deps: OpenDeps): Open {
         deps.sqlJs === undefined ? {} : { sqlJs: deps.sqlJs },
       )
       if (!current()) return 'opened'
-      // A trace export's reference finals go to the streams already open (docs/protocol.md §13): the stream's
+      // A trace export's reference finals go to the streams already open (docs/protocol.md §9, "A reference final"): the stream's
       // place and origin stay, its recorded messages are the trace's.
       const open = store.getState().source
       if (source.references !== undefined && open !== null && open.sessions.length > 0) {

@@ -73,7 +73,7 @@ function metadataUsage(part: Record<string, unknown>) {
 }
 
 /**
- * The Vercel AI SDK's stream parts by the principles of the harness's pi-ai route (docs/protocol.md §13, "AI SDK"):
+ * The Vercel AI SDK's stream parts by the principles of the harness's pi-ai route (docs/protocol.md §9, "Wires without a harness route", "AI SDK"):
  * both vocabularies — the UI message stream's (`tool-input-available`, `inputTextDelta`, `errorText`) and the
  * language-model stream parts `@ai-sdk/devtools` stores (`tool-call`, `tool-input-end`, `delta`, `usage` on
  * `finish`). `text-*` and `reasoning-*` parts are blocks keyed by their `id`, closed inline at their `-end`; a tool

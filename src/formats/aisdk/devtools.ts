@@ -16,7 +16,7 @@ export function sniffDevtools(text: string): boolean {
 }
 
 /**
- * Each streamed step of a devtools store as a stream (docs/protocol.md §13, "AI SDK"): its `raw_response` — the
+ * Each streamed step of a devtools store as a stream (docs/protocol.md §9, "Wires without a harness route", "AI SDK"): its `raw_response` — the
  * language-model stream parts the middleware saw — read part by part by the AI SDK reader (one part per line of the
  * Adapter view's text), and its `output` — what the middleware collected: text, reasoning and tool calls — as the
  * recorded message, in the order those parts ended in the stream. `generate` steps have no stream and are named.

@@ -28,7 +28,7 @@ function messageOf(event: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * A Cohere v2 chat stream by the principles of the harness's pi-ai route (docs/protocol.md §13, "Cohere v2"):
+ * A Cohere v2 chat stream by the principles of the harness's pi-ai route (docs/protocol.md §9, "Wires without a harness route", "Cohere v2"):
  * `content-start` opens a text (or, for `thinking` content, reasoning) block at the next free index, keyed by the
  * wire's content `index`; `content-delta` appends; `content-end` closes it inline. `tool-plan-delta` text is a
  * reasoning block (the model's plan before its tool calls), closed when the first content or tool call starts.

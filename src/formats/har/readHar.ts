@@ -131,7 +131,7 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
       say('info', `HTTP ${status} on a streaming request → finish error ${failure.code}`)
       return
     }
-    // The wires without a harness route (docs/protocol.md §13), before the SSE dialects they resemble.
+    // The wires without a harness route (docs/protocol.md §9), before the SSE dialects they resemble.
     const wire = readWireBody(body, { id, request: requestInfo })
     if (wire !== null) {
       for (const d of wire.read.diagnostics) say(d.severity, `body ${d.message}`)

@@ -32,7 +32,7 @@ export function sniffOllama(text: string): boolean {
 }
 
 /**
- * One Ollama stream as the harness's pi-ai route would assemble it, were there one (docs/protocol.md §13, "Ollama"):
+ * One Ollama stream as the harness's pi-ai route would assemble it, were there one (docs/protocol.md §9, "Wires without a harness route", "Ollama"):
  * `thinking` and `content` (`response` on /api/generate) open a reasoning or text block when the kind changes — the
  * block before closes there, as pi-ai's Completions reader does when a stream switches between thinking and text;
  * each `tool_calls` entry arrives whole and becomes a tool-call block opened and closed at once (arguments

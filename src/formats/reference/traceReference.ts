@@ -33,7 +33,7 @@ export function sniffTraceExport(text: string): boolean {
 }
 
 /**
- * Every reference final in a trace export (docs/protocol.md §13, "A reference final"), in the order of the export.
+ * Every reference final in a trace export (docs/protocol.md §9, "A reference final"), in the order of the export.
  * Each `gen_ai.output.messages` value (a JSON string, or the array itself) gives its first assistant message; its
  * parts become blocks: `text` → text, `reasoning` → reasoning, `tool_call` → a tool call whose arguments are the
  * sent object serialised (`JSON.stringify`, as the harness's route closes a tool call); other parts are named and

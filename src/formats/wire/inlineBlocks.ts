@@ -16,7 +16,7 @@ type Open = {
 
 /**
  * Blocks numbered and closed the way the harness's pi-ai route does it (docs/protocol.md §9, "The harness's pi-ai
- * route"), for the wires that have no route of their own (docs/protocol.md §13): each provider content part (keyed
+ * route"), for the wires that have no route of their own (docs/protocol.md §9, "Wires without a harness route"): each provider content part (keyed
  * by whatever the wire keys it by) gets the next free index, its deltas go to that index, and its end is a
  * `block-end` at once (inline, never held for the end of the stream). A tool call's arguments at its end are
  * `JSON.stringify` of the streaming parse of its argument text, as pi-ai's `toolcall_end` gives them. The stream's

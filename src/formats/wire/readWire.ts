@@ -9,7 +9,7 @@ import { WireTraceBuilder } from '../wire'
 
 /**
  * One parsed wire event (an NDJSON line or an SSE event's data) → chunks, for the wires without a harness route
- * (docs/protocol.md §13). `end()` is called once when the body ends before the format's own end (its `done` line,
+ * (docs/protocol.md §9, "Wires without a harness route"). `end()` is called once when the body ends before the format's own end (its `done` line,
  * `message-end`, `[DONE]`): it returns the in-band failure. Never throws.
  */
 export type WireDialect = {

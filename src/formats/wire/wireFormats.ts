@@ -8,7 +8,7 @@ import { readHttpHead } from '../sse/sseEvents'
 import type { Diagnostic } from '../types'
 import { readNdjsonWire, readSseWire, wireSource, type WireOptions } from './readWire'
 
-/** The wires without a harness route that Chunkscope reads by the route's principles (docs/protocol.md §13). */
+/** The wires without a harness route that Chunkscope reads by the route's principles (docs/protocol.md §9, "Wires without a harness route"). */
 export type WireFormatId = 'ollama-ndjson' | 'cohere-sse' | 'ai-sdk-ui-sse'
 
 const COHERE_TYPES: ReadonlySet<string> = new Set([

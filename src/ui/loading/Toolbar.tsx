@@ -52,7 +52,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
           aria-label={t('toolbar.openFile')}
           className="sr-only"
           onChange={(event) => {
-            // Several files: a stream and the trace export holding its reference final (docs/protocol.md §13).
+            // Several files: a stream and the trace export holding its reference final (docs/protocol.md §9, "A reference final").
             const files = [...(event.target.files ?? [])]
             if (files.length > 0) void openFiles(files)
             event.target.value = ''

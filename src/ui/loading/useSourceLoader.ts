@@ -3,7 +3,7 @@ import { sniffTraceExport } from '../../formats/reference/traceReference'
 import { useOpen } from '../OpenContext'
 
 /**
- * Several files at once: trace exports (reference finals, docs/protocol.md §13) open after the streams, so each
+ * Several files at once: trace exports (reference finals, docs/protocol.md §9, "A reference final") open after the streams, so each
  * attaches to the stream opened before it rather than being replaced by it.
  */
 async function openInOrder(files: readonly File[], openOne: (file: File) => Promise<unknown>): Promise<void> {
