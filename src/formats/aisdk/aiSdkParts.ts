@@ -7,7 +7,7 @@ import type { WireDialect } from '../wire/readWire'
 type PiStop = 'stop' | 'length' | 'toolUse' | 'error'
 
 /** Parts that carry nothing for the assistant message's blocks, and why (for the diagnostics). */
-const NOT_BLOCKS: Readonly<Record<string, string>> = {
+export const NOT_BLOCKS: Readonly<Record<string, string>> = {
   start: 'message metadata',
   'start-step': 'a step boundary',
   'finish-step': 'a step boundary',
