@@ -42,9 +42,14 @@ export function explainWireEvent(
   const ndjson = trace.format === 'ollama-ndjson' || trace.format === 'ai-sdk-devtools'
   const payload = payloadOf(raw, ndjson)
   if (payload === null) return { kind: 'keep-alive', text: 'no data: nothing to read' }
+  if ('text' in payload && payload.text === '[DONE]')
+    return { kind: 'held', text: 'the end marker: the finish came with the finish part' }
+  if (afterFinish)
+    return {
+      kind: 'after-finish',
+      text: 'dropped after the finish: the reader reads nothing once the stream ended',
+    }
   if ('text' in payload) {
-    if (payload.text === '[DONE]')
-      return { kind: 'held', text: 'the end marker: the finish came with the finish part' }
     return {
       kind: 'undispatched',
       text:
