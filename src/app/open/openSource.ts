@@ -111,8 +111,10 @@ export function createOpener(deps: OpenDeps): Open {
       if (!current()) return 'opened'
       // A trace export's reference finals go to the streams already open (docs/protocol.md §9, "A reference final"): the stream's
       // place and origin stay, its recorded messages are the trace's.
+      // Not onto a built-in example: that is the page's default, not a stream the user opened.
       const open = store.getState().source
-      if (source.references !== undefined && open !== null && open.sessions.length > 0) {
+      const opened = store.getState().origin?.kind !== 'example'
+      if (source.references !== undefined && open !== null && opened && open.sessions.length > 0) {
         const stream = store.getState().streamKey
         const place = stream === null ? {} : { stream, k: store.getState().k }
         await actions().showSource(withReferences(open, source), store.getState().origin ?? origin, place)
