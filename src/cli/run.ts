@@ -4,12 +4,13 @@ import { basename } from 'node:path'
 import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
 import type { LoadedSource } from '../formats/types'
+import { withReferences } from '../formats/reference/traceReference'
 import { runExport } from './export'
 import { runChaos } from './experiments/chaos'
 import { runDiff } from './experiments/diff'
 import { runMcp } from './experiments/mcp'
 import { runMinimize } from './experiments/minimize'
-import { describeFsError } from './loadFile'
+import { describeFsError, parseOptions } from './loadFile'
 import { runProxy } from './proxy/runProxy'
 import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
@@ -26,8 +27,9 @@ Usage:
   chunkscope open FILE [--port N] [--no-open]   open FILE in the web app shipped with this package (open --help)
   chunkscope FILE                    the same as open FILE
   chunkscope open --feed URL         the web app's live view of a running proxy or attach feed
-  chunkscope inspect FILE [--json]   summary of every stream in FILE (--json: one JSON object)
-  chunkscope lint FILE               findings; exit 1 on errors (reader or checks) or recorded mismatches, 2 if unreadable
+  chunkscope inspect FILE [--json] [--recorded TRACE]   summary of every stream in FILE (--json: one JSON object;
+                                     --recorded: a trace export whose gen_ai.output.messages are the recorded messages)
+  chunkscope lint FILE [--recorded TRACE]   findings; exit 1 on errors (reader or checks) or recorded mismatches, 2 if unreadable
   chunkscope share FILE [--attempt ID] [--redact] [--window K..M]     print a share link (share --help)
   chunkscope export FILE --to ndjson|dsh-jsonl|message|vitest|vitest-recorded [--out PATH] write an export (export --help)
   chunkscope proxy --upstream URL [--port N] [--out DIR]   record streamed chat completions (proxy --help)
@@ -41,12 +43,19 @@ Usage:
   chunkscope --help                  this text
 
 FILE: a DeepSeek Harness session log (session.jsonl, session.jsonl.zstd, the web UI's dsh-session-<id>.zip or the
-SQLite session store), NDJSON of StreamChunks or a JSON array of them.
+SQLite session store), NDJSON of StreamChunks or a JSON array of them, or any other format of the README's table
+(provider SSE bodies, Ollama NDJSON, Cohere v2 SSE, the AI SDK's UI stream and devtools store, HAR).
 `
 
 type Io = { readonly out: (text: string) => void; readonly err: (text: string) => void }
 
-type Command = { readonly command: 'inspect' | 'lint'; readonly json: boolean; readonly path: string }
+type Command = {
+  readonly command: 'inspect' | 'lint'
+  readonly json: boolean
+  readonly path: string
+  /** A trace export holding the reference finals (docs/protocol.md §9, "A reference final"). */
+  readonly recorded?: string
+}
 
 /** Runs one command on FILE read as UTF-8 text and returns its exit code; never throws for bad input. */
 export function run(
@@ -63,7 +72,25 @@ export function run(
   } catch (error) {
     return cannotRead(parsed.path, error, io)
   }
-  return report(parsed, loadSource(text, basename(parsed.path)), io)
+  const source = loadSource(text, basename(parsed.path))
+  if (parsed.recorded === undefined) return report(parsed, source, io)
+  let trace: string
+  try {
+    trace = readText(parsed.recorded)
+  } catch (error) {
+    return cannotRead(parsed.recorded, error, io)
+  }
+  return withRecorded(parsed, source, loadSource(trace, basename(parsed.recorded)), io)
+}
+
+/** FILE with the reference finals of `--recorded TRACE` as its recorded messages, then the report. */
+function withRecorded(parsed: Command, source: LoadedSource, trace: LoadedSource, io: Io): number {
+  if (trace.references === undefined || trace.references.length === 0) {
+    const why = trace.diagnostics.find((d) => d.severity === 'error')?.message ?? 'no reference final in it'
+    io.err(`chunkscope ${parsed.command}: --recorded ${parsed.recorded}: ${why}\n`)
+    return 2
+  }
+  return report(parsed, withReferences(source, trace), io)
 }
 
 /**
@@ -99,7 +126,15 @@ export async function runBytes(
   } catch (error) {
     return cannotRead(parsed.path, error, io)
   }
-  return report(parsed, await loadBytes(bytes, basename(parsed.path), options), io)
+  const source = await loadBytes(bytes, basename(parsed.path), options)
+  if (parsed.recorded === undefined) return report(parsed, source, io)
+  let trace: Uint8Array
+  try {
+    trace = readBytes(parsed.recorded)
+  } catch (error) {
+    return cannotRead(parsed.recorded, error, io)
+  }
+  return withRecorded(parsed, source, await loadBytes(trace, basename(parsed.recorded), options), io)
 }
 
 const COMMANDS = new Set([
@@ -142,16 +177,16 @@ function parseArgs(argv: readonly string[], io: Io): Command | number {
     io.err(`chunkscope: unknown command "${command}" (and no file of that name)\n\n${USAGE}`)
     return 2
   }
-  const json = rest.includes('--json')
-  const files = rest.filter((arg) => !arg.startsWith('--'))
-  const unknown = rest.filter((arg) => arg.startsWith('--') && !(command === 'inspect' && arg === '--json'))
-  if (files.length !== 1 || unknown.length > 0) {
+  const options = parseOptions(rest, ['--recorded'], command === 'inspect' ? ['--json'] : [])
+  const json = options.flags.has('--json')
+  const recorded = options.values.get('--recorded')
+  if (options.files.length !== 1 || options.problems.length > 0) {
     io.err(
-      `chunkscope ${command}: expected one FILE${unknown.length ? `; unknown option ${unknown.join(' ')}` : ''}\n\n${USAGE}`,
+      `chunkscope ${command}: expected one FILE${options.problems.length ? `; ${options.problems.join('; ')}` : ''}\n\n${USAGE}`,
     )
     return 2
   }
-  return { command, json, path: files[0]! }
+  return { command, json, path: options.files[0]!, ...(recorded === undefined ? {} : { recorded }) }
 }
 
 function cannotRead(path: string, error: unknown, io: Io): number {

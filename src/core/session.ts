@@ -87,6 +87,11 @@ export function streamsSession(streams: Attempt[]): Session {
   return { header: null, events: [], turns: [], streams, messages: [] }
 }
 
+/** How a recorded message is named in verdicts and findings: "assistant/message seq 12", or its outside source. */
+export function describeRecorded(recorded: RecordedMessage): string {
+  return recorded.source ?? `assistant/message seq ${recorded.seq}`
+}
+
 export type RecordedComparison = {
   readonly match: boolean
   /** null when assembling threw (an open block of an unknown type, §3). */

@@ -83,6 +83,11 @@ export type RecordedMessage = {
   /** The attempt it was linked to, or null. */
   readonly attemptId: string | null
   readonly citation: Citation
+  /**
+   * Set for a reference final from outside the log (a trace export's `gen_ai.output.messages`, docs/protocol.md
+   * §9, "A reference final"): where it came from, said in place of "assistant/message seq N".
+   */
+  readonly source?: string
 }
 
 export type Attempt = {

@@ -1,7 +1,7 @@
 import { analyzeStream } from './analyzeStream'
 import { RULES, type Finding } from './checks'
 import type { ContentBlock, FinishReason, ReplayEnvelope, TokenUsage } from './protocol'
-import { compareRecorded, type Attempt } from './session'
+import { compareRecorded, describeRecorded, type Attempt } from './session'
 import { attemptDivergence, describeCause, describeMismatch } from './firstDivergence'
 
 /**
@@ -79,7 +79,7 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
       rule: 'recorded-mismatch',
       severity: RULES['recorded-mismatch'],
       seq: divergence?.seq ?? recorded.seq,
-      message: `the assembled ${recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'} differ from assistant/message seq ${recorded.seq}${comparison.error ? ` (${comparison.error})` : ''}${describeMismatch(comparison, divergence)}`,
+      message: `the assembled ${recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'} differ from ${describeRecorded(recorded)}${comparison.error ? ` (${comparison.error})` : ''}${describeMismatch(comparison, divergence)}`,
     })
   }
   return {

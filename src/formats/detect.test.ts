@@ -48,6 +48,47 @@ describe('detectFormat', () => {
   })
 })
 
+describe('near-misses between the wires without a route and the formats read before them', () => {
+  it('an Ollama line is no chunk NDJSON line, and a chunk line is no Ollama line', () => {
+    const ollama =
+      '{"model":"m","created_at":"2025-01-01T00:00:00Z","message":{"role":"assistant","content":"a"},"done":false}\n'
+    expect(detectFormat(ollama)).toBe('ollama-ndjson')
+    expect(detectFormat(jsonl(td(0, 'a'), finish('stop')))).toBe('chunk-ndjson')
+    // A chunk line that happens to carry the same fields is still a chunk.
+    expect(
+      detectFormat('{"type":"text-delta","index":0,"text":"a","model":"m","created_at":"x","done":false}\n'),
+    ).toBe('chunk-ndjson')
+    // Without `done` as a boolean it is no Ollama line.
+    expect(detectFormat('{"model":"m","created_at":"x","done":"no"}\n')).toBeNull()
+  })
+
+  it('AI SDK data parts are not chat-completions, and chat-completions chunks are not AI SDK parts', () => {
+    expect(detectFormat('data: {"type":"text-delta","id":"0","delta":"hi"}\n\n')).toBe('ai-sdk-ui-sse')
+    expect(detectFormat('data: {"type":"start"}\n\ndata: {"type":"text-start","id":"0"}\n\n')).toBe(
+      'ai-sdk-ui-sse',
+    )
+    expect(detectFormat('data: {"id":"x","object":"chat.completion.chunk","choices":[]}\n\n')).toBe(
+      'openai-sse',
+    )
+    // Anthropic's unnamed error event is `type: error` too: not enough for the AI SDK.
+    expect(detectFormat('data: {"type":"error","error":{"type":"overloaded_error","message":"o"}}\n\n')).toBe(
+      'anthropic-sse',
+    )
+    expect(detectFormat('data: {"type":"error","errorText":"boom"}\n\n')).toBe('openai-sse')
+  })
+
+  it('Cohere events (hyphenated) are not Anthropic events (underscored), nor AI SDK parts', () => {
+    expect(detectFormat('event: message-start\ndata: {"type":"message-start"}\n\n')).toBe('cohere-sse')
+    expect(detectFormat('data: {"type":"content-delta","index":0}\n\n')).toBe('cohere-sse')
+    expect(detectFormat('event: message_start\ndata: {"type":"message_start"}\n\n')).toBe('anthropic-sse')
+  })
+
+  it('a trace export needs gen_ai.output.messages; a JSON array of chunks stays chunk JSON', () => {
+    expect(detectFormat('{"resourceSpans":[]}\n')).toBeNull()
+    expect(detectFormat('[{"type":"text-delta","index":0,"text":"gen_ai"}]')).toBe('chunk-json')
+  })
+})
+
 describe('detectFormat on every format (recorded fixtures and the corpus)', () => {
   const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')
 
@@ -70,6 +111,28 @@ describe('detectFormat on every format (recorded fixtures and the corpus)', () =
     ['seed-004-example-chunks-truncated.ts.txt', 'js-snippet'],
     ['seed-000-example-chunks-gutter.txt', 'js-snippet'],
     ['snippet-unsupported.ts.txt', 'js-snippet'],
+    ['ollama-chat.ndjson', 'ollama-ndjson'],
+    ['cohere-v2-chat.sse', 'cohere-sse'],
+    ['wire/ollama-chat-thinking-tools.ndjson', 'ollama-ndjson'],
+    ['wire/ollama-chat-torn.ndjson', 'ollama-ndjson'],
+    ['wire/ollama-chat-bad-json.ndjson', 'ollama-ndjson'],
+    ['wire/ollama-generate-length.ndjson', 'ollama-ndjson'],
+    ['wire/cohere-tool-call.sse', 'cohere-sse'],
+    ['wire/cohere-reasoning.sse', 'cohere-sse'],
+    ['wire/cohere-citations.sse', 'cohere-sse'],
+    ['wire/cohere-empty-tool-call.sse', 'cohere-sse'],
+    ['wire/cohere-tool-call-torn.sse', 'cohere-sse'],
+    ['wire/cohere-tool-call-bad-json.sse', 'cohere-sse'],
+    ['wire/ai-sdk-ui-stream.sse', 'ai-sdk-ui-sse'],
+    ['wire/ai-sdk-ui-stream.http', 'ai-sdk-ui-sse'],
+    ['wire/ai-sdk-ui-stream-torn.sse', 'ai-sdk-ui-sse'],
+    ['wire/ai-sdk-ui-stream-bad-json.sse', 'ai-sdk-ui-sse'],
+    ['wire/ai-sdk-ui-stream-error.sse', 'ai-sdk-ui-sse'],
+    ['wire/devtools-generations.json', 'ai-sdk-devtools'],
+    ['wire/otlp-trace.jsonl', 'trace-reference'],
+    ['wire/otlp-trace-mismatch.jsonl', 'trace-reference'],
+    ['wire/langfuse-trace.json', 'trace-reference'],
+    ['wire/wire-bodies.har', 'har'],
   ])('%s → %s', (name, format) => {
     expect(detectFormat(fixture(name))).toBe(format)
   })

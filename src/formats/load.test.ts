@@ -26,10 +26,13 @@ describe('loadSource', () => {
           severity: 'error',
           message:
             'unrecognised format: expected a Chunkscope lesson (JSON or Markdown), a HAR file (browser devtools export), ' +
+            'an OTLP / Langfuse / Phoenix trace export holding gen_ai.output.messages, ' +
             "a recording of the harness's live WebSocket (server-request frames), " +
             'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
+            'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
+            "the Vercel AI SDK's UI message stream (SSE), @ai-sdk/devtools' stored generations (.devtools/generations.json), " +
             'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body or ' +
             'a JavaScript/TypeScript snippet that yields chunk literals; ' +
             'first line starts with "Hello, this is not a log at all, just so…"',

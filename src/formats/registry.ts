@@ -8,6 +8,7 @@ import {
 } from './containers'
 import { sniffChunkJson, sniffChunkNdjson, sniffSessionJsonl } from './detect'
 import { readHar } from './har/readHar'
+import { readTraceExport, sniffTraceExport } from './reference/traceReference'
 import { sniffHar } from './har/sniffHar'
 import type { ProgressHook } from './json'
 import { readLessonSource, sniffLesson } from './lesson/readLesson'
@@ -20,6 +21,7 @@ import { isSqlite } from './sqliteStore'
 import { readSseSource } from './sse/readSse'
 import { sniffSseDialect } from './sse/sniff'
 import type { ReadResult } from './types'
+import { WIRE_FORMATS } from './wire/wireFormats'
 import { isZip } from './zipArchive'
 import { isZstd } from './zstdFrames'
 
@@ -112,6 +114,15 @@ export const FORMATS = [
     read: readHar,
   },
   {
+    // Before the chunk formats: a Phoenix export is a JSON array too (docs/protocol.md §9, "A reference final").
+    id: 'trace-reference',
+    label: 'Trace export (reference final)',
+    description: 'an OTLP / Langfuse / Phoenix trace export holding gen_ai.output.messages',
+    input: 'text',
+    sniff: sniffTraceExport,
+    read: readTraceExport,
+  },
+  {
     id: 'dsh-live-recording',
     label: 'Harness live recording',
     description: "a recording of the harness's live WebSocket (server-request frames)",
@@ -152,6 +163,8 @@ export const FORMATS = [
     sniff: sniffChunkNdjson,
     read: (text, onProgress) => chunkFileSource(readChunkNdjson(text, onProgress)),
   },
+  // Wires without a harness route (docs/protocol.md §9): before the SSE dialects, whose bodies look alike.
+  ...WIRE_FORMATS,
   {
     id: 'openai-sse',
     label: 'OpenAI-compatible SSE',

@@ -1,5 +1,6 @@
 import type { Session } from '../core/session'
 import type { Lesson } from './lesson/lesson'
+import type { TraceReference } from './reference/traceReference'
 import type { FormatId } from './registry'
 
 /**
@@ -28,6 +29,8 @@ export type LoadedSource = {
   readonly sessions: Session[]
   /** Narration and questions, when the input was a lesson (docs/protocol.md §13) or a commented snippet. */
   readonly lesson?: Lesson
+  /** Reference finals a trace export holds, for the streams of another source (docs/protocol.md §9, "A reference final"). */
+  readonly references?: readonly TraceReference[]
 }
 
 /** What a reader makes of its input: the sessions it could read, and what it noticed on the way. */
@@ -35,4 +38,5 @@ export type ReadResult = {
   readonly diagnostics: Diagnostic[]
   readonly sessions: Session[]
   readonly lesson?: Lesson
+  readonly references?: readonly TraceReference[]
 }

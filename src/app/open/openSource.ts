@@ -1,6 +1,7 @@
 import type { SqlJsStatic } from 'sql.js'
 import { findExample } from '../../examples'
 import { loadSource } from '../../formats/load'
+import { withReferences } from '../../formats/reference/traceReference'
 import { decodeShareLink, inspectShareLink, type DecodedLink } from '../../formats/share/shareLink'
 import type { ChunkscopeStore, Origin } from '../store'
 import { fetchSource } from './fetchSource'
@@ -108,6 +109,17 @@ export function createOpener(deps: OpenDeps): Open {
         deps.sqlJs === undefined ? {} : { sqlJs: deps.sqlJs },
       )
       if (!current()) return 'opened'
+      // A trace export's reference finals go to the streams already open (docs/protocol.md §9, "A reference final"): the stream's
+      // place and origin stay, its recorded messages are the trace's.
+      // Not onto a built-in example: that is the page's default, not a stream the user opened.
+      const open = store.getState().source
+      const opened = store.getState().origin?.kind !== 'example'
+      if (source.references !== undefined && open !== null && opened && open.sessions.length > 0) {
+        const stream = store.getState().streamKey
+        const place = stream === null ? {} : { stream, k: store.getState().k }
+        await actions().showSource(withReferences(open, source), store.getState().origin ?? origin, place)
+        return 'opened'
+      }
       await actions().showSource(source, origin, at)
       return 'opened'
     } catch (error) {

@@ -10,6 +10,7 @@ import { readSseStream } from '../sse/readSse'
 import { sniffForeignFormat } from '../sse/foreign'
 import { sniffSseDialect } from '../sse/sniff'
 import type { Diagnostic } from '../types'
+import { readWireBody } from '../wire/wireFormats'
 
 /**
  * A HAR file (browser devtools export, HAR 1.2): every streaming response becomes one stream of ONE session, named
@@ -128,6 +129,20 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
         }),
       )
       say('info', `HTTP ${status} on a streaming request → finish error ${failure.code}`)
+      return
+    }
+    // The wires without a harness route (docs/protocol.md §9), before the SSE dialects they resemble.
+    const wire = readWireBody(body, { id, request: requestInfo })
+    if (wire !== null) {
+      for (const d of wire.read.diagnostics) say(d.severity, `body ${d.message}`)
+      const stream = wire.read.attempt
+      if (stream !== null && stream.chunks.length > 0) {
+        streams.push(stream)
+        say(
+          'info',
+          `${status ?? '?'} ${mimeType || '(no type)'} → ${wire.format}, ${stream.wire?.count ?? 0} events, ${stream.chunks.length} chunks`,
+        )
+      }
       return
     }
     const foreign = sniffForeignFormat(body)

@@ -12,8 +12,6 @@ describe('formats Chunkscope does not read are refused by name, never misread', 
     ['openai-responses.sse', 'an OpenAI Responses API stream'],
     ['openai-responses-error.sse', 'an OpenAI Responses API stream'],
     ['gemini-stream.sse', 'a Google Gemini streamGenerateContent stream'],
-    ['cohere-v2-chat.sse', 'a Cohere v2 chat stream'],
-    ['ollama-chat.ndjson', 'an Ollama NDJSON stream'],
     ['bedrock-converse-events.ndjson', 'AWS Bedrock ConverseStream events'],
   ])('%s → %s', (name, format) => {
     const text = fixture(name)

@@ -2,6 +2,7 @@ import type { SourcedChunk } from '../../core/protocol'
 import type { WireTrace } from '../../core/session'
 import { isRecord } from '../../core/base/isRecord'
 import { partitionPoint } from '../../core/base/partitionPoint'
+import { explainWireEvent } from './explainWire'
 
 /**
  * Why a raw event became no chunk, or what is odd about one that did:
@@ -60,6 +61,8 @@ export function explainEvent(
         }
     return null
   }
+  const wire = explainWireEvent(trace, event, from > 0 && chunks[from - 1]!.chunk.type === 'finish')
+  if (wire !== undefined) return wire
   if (from > 0 && chunks[from - 1]!.chunk.type === 'finish')
     return {
       kind: 'after-finish',

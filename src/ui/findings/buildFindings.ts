@@ -2,7 +2,7 @@ import { RULES, type Finding, type Severity } from '../../core/checks'
 import { jsonEqual } from '../../core/jsonEqual'
 import type { ContentBlock } from '../../core/protocol'
 import { attemptDivergence, describeMismatch } from '../../core/firstDivergence'
-import type { Attempt, RecordedComparison } from '../../core/session'
+import { describeRecorded, type Attempt, type RecordedComparison } from '../../core/session'
 
 /**
  * The Findings list of the selected stream: the session-level `recorded-mismatch` first (docs/protocol.md §5, it is
@@ -62,7 +62,7 @@ export function recordedMismatch(attempt: Attempt, comparison: RecordedCompariso
   const last = attempt.chunks.at(-1)
   const what = recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'
   const parts = [
-    `${what} differs from ${recorded.interrupted ? 'the interrupted ' : ''}assistant/message seq ${recorded.seq}: ${describeDifference(comparison)}`,
+    `${what} differs from ${recorded.interrupted ? 'the interrupted ' : ''}${describeRecorded(recorded)}: ${describeDifference(comparison)}`,
   ]
   const { missing, foreign, uncited } = recorded.citation
   if (missing.length > 0) parts.push(`it cites ${plural(missing.length, 'seq')} not in the log`)

@@ -5,7 +5,7 @@ import { useSourceLoader } from './useSourceLoader'
 /** Drop a file anywhere on the page; an overlay says where it will go while dragging. */
 export function DropZone() {
   const t = useT()
-  const { openFile } = useSourceLoader()
+  const { openFiles } = useSourceLoader()
   const [over, setOver] = useState(false)
   useEffect(() => {
     let depth = 0
@@ -25,10 +25,11 @@ export function DropZone() {
     const onDrop = (event: DragEvent) => {
       depth = 0
       setOver(false)
-      const file = event.dataTransfer?.files[0]
-      if (!file) return
+      const files = [...(event.dataTransfer?.files ?? [])]
+      if (files.length === 0) return
       event.preventDefault()
-      void openFile(file)
+      // A stream and its trace export dropped together: the trace becomes the stream's recorded message.
+      void openFiles(files)
     }
     window.addEventListener('dragenter', onEnter)
     window.addEventListener('dragleave', onLeave)
@@ -40,7 +41,7 @@ export function DropZone() {
       window.removeEventListener('dragover', onOver)
       window.removeEventListener('drop', onDrop)
     }
-  }, [openFile])
+  }, [openFiles])
   if (!over) return null
   return (
     <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-500/10 ring-4 ring-sky-500 ring-inset">

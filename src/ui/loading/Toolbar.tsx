@@ -24,7 +24,7 @@ type Props = {
 
 export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
   const t = useT()
-  const { openFile } = useSourceLoader()
+  const { openFiles } = useSourceLoader()
   const { setHelpOpen } = useChunkscope((s) => s.actions)
   const origin = useChunkscope((s) => s.origin)
   const format = useChunkscope((s) => s.source?.format ?? null)
@@ -49,11 +49,13 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
         {t('toolbar.openFile')}
         <input
           type="file"
+          multiple
           aria-label={t('toolbar.openFile')}
           className="sr-only"
           onChange={(event) => {
-            const file = event.target.files?.[0]
-            if (file) void openFile(file)
+            // Several files: a stream and the trace export holding its reference final (docs/protocol.md §9, "A reference final").
+            const files = [...(event.target.files ?? [])]
+            if (files.length > 0) void openFiles(files)
             event.target.value = ''
           }}
         />

@@ -12,7 +12,7 @@ type Props = {
 
 /** "✓ matches recorded message" or "✗ differs…" with which block and field, for the whole attempt (§6). */
 export function RecordedVerdict({ verdict, recorded, midStream }: Props) {
-  const where = `assistant/message at seq ${recorded.seq}${recorded.interrupted ? ' (interrupted)' : ''}`
+  const where = `${recorded.source ?? `assistant/message at seq ${recorded.seq}`}${recorded.interrupted ? ' (interrupted)' : ''}`
   const scope = midStream ? ' (for the whole stream)' : ''
   if (verdict.kind === 'assembly-error')
     return (
