@@ -28,7 +28,8 @@ describe('loadSource', () => {
             'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
-            'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body or ' +
+            'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body, ' +
+            'an OpenAI Responses API SSE body or ' +
             'a JavaScript/TypeScript snippet that yields chunk literals; ' +
             'first line starts with "Hello, this is not a log at all, just so…"',
         },
