@@ -2,7 +2,7 @@ import type { ReplayEnvelope, StreamChunk } from '../../core/protocol'
 import { piAiFinish } from './piAiFailure'
 import { parseStreamingJson } from './piAiJson'
 import { at, js, piAiUsage, startsWith, type PiUsage } from './piAiRead'
-import { describeItems, sequenceNote, unreadEventNote } from './responsesNotes'
+import { describeItems, unreadEventNote } from './responsesNotes'
 import { noteBuffer, type WireTranslator } from './translator'
 
 type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
@@ -41,7 +41,7 @@ const CUSTOM_PROPERTY = 'input'
  * - `response.completed` / `response.incomplete` give the usage (input less cached) and the stop reason (status);
  *   the body's end finishes the stream; none of them → error TRANSPORT;
  * - `error`, `response.failed`, a failed/cancelled status or unparsable JSON → usage then finish error.
- * `sequence_number` is checked for gaps and reordering (the harness does not look at it; a note says where).
+ * `sequence_number` is not read here (pi-ai ignores it); the `wire-sequence` check (src/core/wireSequence.ts) is.
  *
  * @example
  * const t = createResponsesTranslator()
@@ -60,7 +60,6 @@ export function createResponsesTranslator(): WireTranslator {
   let sawTerminal = false
   let done = false
   let finished = false
-  let lastSequence: number | null = null
   const skippedItems = new Map<string, number>()
   const skippedIndexes = new Set<unknown>()
   const notes = noteBuffer()
@@ -327,17 +326,6 @@ export function createResponsesTranslator(): WireTranslator {
     if (stopReason === 'stop' && blocks.some((block) => block.kind === 'toolCall')) stopReason = 'toolUse'
   }
 
-  const sequence = (event: unknown) => {
-    const value =
-      typeof event === 'object' && event !== null
-        ? (event as Record<string, unknown>)['sequence_number']
-        : undefined
-    if (typeof value !== 'number') return
-    const found = sequenceNote(lastSequence, value)
-    if (found !== null) note(`sequence:${found.key}`, 'warning', found.message)
-    if (lastSequence === null || value > lastSequence) lastSequence = value
-  }
-
   return {
     push(data, event = '') {
       if (finished || done) return []
@@ -354,7 +342,6 @@ export function createResponsesTranslator(): WireTranslator {
       }
       // Events named `thread.*` (the Assistants API) are parsed but yield nothing pi-ai reads.
       if (event.startsWith('thread.')) return []
-      sequence(parsed)
       try {
         const error = parsed === null || parsed === undefined ? undefined : at(parsed, 'error')
         if (error) return fail(sdkErrorMessage(error))

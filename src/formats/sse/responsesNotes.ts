@@ -1,6 +1,6 @@
 /**
- * The wording of what the OpenAI Responses translator read but the harness's pi-ai route keeps no chunk of, and
- * of the `sequence_number` check (docs/protocol.md §9.2). Each becomes one diagnostic per kind, never one per event.
+ * The wording of what the OpenAI Responses translator read but the harness's pi-ai route keeps no chunk of
+ * (docs/protocol.md §9.2). Each becomes one diagnostic per kind, never one per event.
  */
 
 /** The built-in (server-side) tools' output items, and what each is. */
@@ -63,24 +63,4 @@ export function unreadEventNote(type: string): { key: string; message: string } 
   if (type === 'response.output_text.annotation.added')
     return { key: type, message: 'output_text annotations (citations): pi-ai keeps nothing of them' }
   return { key: type, message: `event type ${JSON.stringify(type)}: pi-ai keeps nothing of it` }
-}
-
-/**
- * The `wire-sequence` check (docs/protocol.md §5): each event's `sequence_number` should be one more than the last.
- * A jump means events are missing from the capture; a number not above the last, that they were reordered or
- * repeated. The harness reads events in body order and never looks at the number, so this is a finding about the
- * capture, not a change in what it assembles.
- */
-export function sequenceNote(last: number | null, value: number): { key: string; message: string } | null {
-  if (last === null || value === last + 1) return null
-  if (value <= last)
-    return {
-      key: 'reorder',
-      message: `wire-sequence: sequence_number ${value} after ${last}: events reordered or repeated (pi-ai reads them in body order)`,
-    }
-  const missing = value - last - 1
-  return {
-    key: 'gap',
-    message: `wire-sequence: sequence_number jumps from ${last} to ${value}: ${missing} event${missing === 1 ? '' : 's'} missing from the capture`,
-  }
 }
