@@ -34,6 +34,7 @@ export const RULES = {
   'block-text-invalid': 'error',
   'replay-state-invalid': 'error',
   'recorded-mismatch': 'error',
+  'wire-sequence': 'warning',
 } as const satisfies Record<string, Severity>
 
 export type RuleId = keyof typeof RULES

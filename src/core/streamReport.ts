@@ -3,6 +3,7 @@ import { RULES, type Finding } from './checks'
 import type { ContentBlock, FinishReason, ReplayEnvelope, TokenUsage } from './protocol'
 import { compareRecorded, describeRecorded, type Attempt } from './session'
 import { attemptDivergence, describeCause, describeMismatch } from './firstDivergence'
+import { wireSequenceFindings } from './wireSequence'
 
 /**
  * One stream as `chunkscope inspect --json` reports it. This shape is a contract other tools rely on: fields may
@@ -71,6 +72,9 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
     seq,
     message,
   }))
+  // Checks of the captured wire itself (docs/protocol.md §5), after the stream's.
+  for (const { rule, severity, seq, message } of wireSequenceFindings(attempt))
+    findings.push({ rule, severity, seq, message })
   const comparison = compareRecorded(attempt, result)
   const recorded = attempt.recorded
   const divergence = comparison !== null && !comparison.match ? attemptDivergence(attempt) : null

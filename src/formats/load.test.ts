@@ -33,7 +33,8 @@ describe('loadSource', () => {
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
             'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
             "the Vercel AI SDK's UI message stream (SSE), @ai-sdk/devtools' stored generations (.devtools/generations.json), " +
-            'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body or ' +
+            'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body, ' +
+            'an OpenAI Responses API SSE body or ' +
             'a JavaScript/TypeScript snippet that yields chunk literals; ' +
             'first line starts with "Hello, this is not a log at all, just so…"',
         },

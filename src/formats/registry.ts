@@ -182,6 +182,14 @@ export const FORMATS = [
     read: (text) => readSseSource(text, 'anthropic-sse'),
   },
   {
+    id: 'openai-responses-sse',
+    label: 'OpenAI Responses SSE',
+    description: 'an OpenAI Responses API SSE body',
+    input: 'text',
+    sniff: (text) => sniffSseDialect(text) === 'openai-responses-sse',
+    read: (text) => readSseSource(text, 'openai-responses-sse'),
+  },
+  {
     // Last: code is recognised only when no data format fits.
     id: 'js-snippet',
     label: 'JS/TS snippet',

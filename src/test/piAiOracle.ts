@@ -1,6 +1,7 @@
 import type { AssistantMessage, AssistantMessageEvent, Model, Usage } from '@earendil-works/pi-ai'
 import { isContextOverflow } from '@earendil-works/pi-ai'
 import { stream } from '@earendil-works/pi-ai/api/anthropic-messages'
+import { stream as responsesStream } from '@earendil-works/pi-ai/api/openai-responses'
 import type { FinishReason, StreamChunk, TokenUsage } from '../core/protocol'
 import { piAiModelOf } from '../formats/sse/piAiSse'
 import { namesContextWindowExceeded, piAiFailureCode } from '../formats/sse/piAiFailure'
@@ -21,11 +22,30 @@ export async function piAiChunks(
   /** Byte offsets where the response body is cut into separate reads (none: one read). */
   cuts: readonly number[] = [],
 ): Promise<{ chunks: StreamChunk[]; fetchCalls: string[] }> {
+  return piAiApiChunks('anthropic-messages', piAiModelOf(body), body, status, headers, cuts)
+}
+
+/** The pi-ai APIs the oracle drives, each as the harness's route would configure it. */
+export type OracleApi = 'anthropic-messages' | 'openai-responses'
+
+/**
+ * The same oracle for any of {@link OracleApi}: `model` is the id the route would name (the body's own model, as
+ * Chunkscope reads it). `body` is a string (SSE) or bytes (a binary event stream).
+ */
+export async function piAiApiChunks(
+  api: OracleApi,
+  model: string,
+  body: string | Uint8Array,
+  status = 200,
+  headers: Record<string, string> = { 'content-type': 'text/event-stream' },
+  /** Byte offsets where the response body is cut into separate reads (none: one read). */
+  cuts: readonly number[] = [],
+): Promise<{ chunks: StreamChunk[]; fetchCalls: string[] }> {
   const fetchCalls: string[] = []
   const realFetch = globalThis.fetch
   globalThis.fetch = (async (input: RequestInfo | URL) => {
     fetchCalls.push(input instanceof Request ? input.url : String(input))
-    const bytes = new TextEncoder().encode(body)
+    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body
     const ends = [...cuts, bytes.length]
     const reads = ends.map((end, i) => bytes.subarray(i === 0 ? 0 : ends[i - 1], end))
     const stream = new ReadableStream<Uint8Array>({
@@ -38,12 +58,13 @@ export async function piAiChunks(
     return new Response(stream, { status, headers })
   }) as typeof fetch
   try {
-    const model = oracleModel(piAiModelOf(body))
-    const events = stream(
-      model,
-      { messages: [{ role: 'user', content: 'hi', timestamp: 0 }] },
-      { apiKey: 'test-key' },
-    )
+    const context = { messages: [{ role: 'user' as const, content: 'hi', timestamp: 0 }] }
+    // No retries: the recording is one response, and the route's own retry policy is the harness's, not pi-ai's.
+    const options = { apiKey: 'test-key', maxRetries: 0 }
+    const events =
+      api === 'anthropic-messages'
+        ? stream(oracleModel(model), context, options)
+        : responsesStream(openAiModel(model), context, options)
     const chunks: StreamChunk[] = []
     for await (const event of events) chunks.push(...chunksOf(event))
     return { chunks, fetchCalls }
@@ -64,6 +85,21 @@ function oracleModel(id: string): Model<'anthropic-messages'> {
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: 200_000,
     maxTokens: 8192,
+  }
+}
+
+function openAiModel(id: string): Model<'openai-responses'> {
+  return {
+    id,
+    name: id,
+    api: 'openai-responses',
+    provider: 'openai',
+    baseUrl: 'https://api.openai.com/v1',
+    reasoning: false,
+    input: ['text'],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 400_000,
+    maxTokens: 128_000,
   }
 }
 

@@ -146,7 +146,7 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
       return
     }
     const foreign = sniffForeignFormat(body)
-    if (foreign !== null) {
+    if (foreign !== null && foreign.readAs === undefined) {
       say('error', `body is ${foreign.name} (${foreign.evidence}), a format Chunkscope does not read`)
       return
     }

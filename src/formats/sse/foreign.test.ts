@@ -9,8 +9,6 @@ const fixture = (name: string) => readFileSync(path(name), 'utf8')
 
 describe('formats Chunkscope does not read are refused by name, never misread', () => {
   it.each([
-    ['openai-responses.sse', 'an OpenAI Responses API stream'],
-    ['openai-responses-error.sse', 'an OpenAI Responses API stream'],
     ['gemini-stream.sse', 'a Google Gemini streamGenerateContent stream'],
     ['bedrock-converse-events.ndjson', 'AWS Bedrock ConverseStream events'],
   ])('%s → %s', (name, format) => {
@@ -33,7 +31,8 @@ describe('formats Chunkscope does not read are refused by name, never misread', 
     const anthropic =
       'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
     expect(detectFormat(anthropic)).toBe('anthropic-sse')
-    expect(detectFormat(fixture('openai-responses-error.sse'))).toBeNull()
+    expect(detectFormat(fixture('openai-responses-error.sse'))).toBe('openai-responses-sse')
+    expect(detectFormat(fixture('openai-responses.sse'))).toBe('openai-responses-sse')
   })
 })
 

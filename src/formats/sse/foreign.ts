@@ -1,13 +1,18 @@
+import type { SseDialect } from './readSse'
+
 /**
- * Streaming formats Chunkscope does not translate, recognised so that they are refused by name instead of being
- * misread (a Responses or Gemini body is `data:` lines too, and would open as an empty OpenAI stream). The harness
- * reads these providers through its pi-ai route, not the SSE translators here (docs/protocol.md §9).
+ * Streaming formats other than the Chat Completions and Anthropic dialects, recognised from their first lines so
+ * that they are never misread (a Responses or Gemini body is `data:` lines too, and would open as an empty OpenAI
+ * stream). Those the harness reads through its pi-ai route and Chunkscope translates say so in `readAs`; the rest
+ * are refused by name (docs/protocol.md §9).
  */
 export type ForeignFormat = {
   /** "an OpenAI Responses API stream". */
   readonly name: string
   /** What gave it away, for the message. */
   readonly evidence: string
+  /** The SSE dialect that reads it, when Chunkscope translates it. */
+  readonly readAs?: SseDialect
 }
 
 const COHERE_EVENTS: ReadonlySet<string> = new Set([
@@ -28,11 +33,15 @@ const PEEK_CHARS = 1 << 16
 /** Keep-alive comments are skipped without counting, up to this many characters of them. */
 const PEEK_COMMENT_CHARS = 1 << 20
 
-const responses = (evidence: string): ForeignFormat => ({ name: 'an OpenAI Responses API stream', evidence })
+const responses = (evidence: string): ForeignFormat => ({
+  name: 'an OpenAI Responses API stream',
+  evidence,
+  readAs: 'openai-responses-sse',
+})
 const cohere = (evidence: string): ForeignFormat => ({ name: 'a Cohere v2 chat stream', evidence })
 
 /**
- * Which unread format `text` is in, from its first lines; null when none of them.
+ * Which of these formats `text` is in, from its first lines; null when none of them.
  *
  * @example
  * sniffForeignFormat('event: response.created\ndata: {"type":"response.created",…}\n\n')

@@ -7,10 +7,16 @@ import { httpFailure } from './httpFailure'
 import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './openai'
 import { piAiHttpFinish } from './piAiFailure'
 import { scanPiAiSse } from './piAiSse'
+import { createResponsesTranslator } from './responses'
+import { responsesHttpFinish } from './responsesHttp'
+import { scanSdkSse } from './sdkSse'
 import { readHttpHead, scanSse, type HttpHead, type SseEvent } from './sseEvents'
 import type { TranslatorNote, WireTranslator } from './translator'
 
-export type SseDialect = 'openai-sse' | 'anthropic-sse'
+export type SseDialect = 'openai-sse' | 'anthropic-sse' | 'openai-responses-sse'
+
+/** The dialects the harness reads through its pi-ai route: the body's end, not an end marker, ends the stream. */
+const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set(['anthropic-sse', 'openai-responses-sse'])
 
 /**
  * The largest single event a file may hold. One event becomes a delta and a block whose whole text the page lays
@@ -34,7 +40,8 @@ export function createTranslator(
   dialect: SseDialect,
   options: DeepSeekTranslatorOptions = {},
 ): WireTranslator {
-  return dialect === 'openai-sse' ? createDeepSeekTranslator(options) : createAnthropicTranslator()
+  if (dialect === 'openai-sse') return createDeepSeekTranslator(options)
+  return dialect === 'anthropic-sse' ? createAnthropicTranslator() : createResponsesTranslator()
 }
 
 /** The base URL the harness's TRANSPORT message names: the request URL without `/chat/completions`. */
@@ -75,8 +82,10 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   // Set by the event callback (a holder, so the check after the scan is not narrowed away).
   const tooBig = { line: 0, length: 0 }
   let dropped = 0
-  // Each route frames as its library does: the DeepSeek adapter with eventsource-parser, pi-ai with its own reader.
-  const scanner = dialect === 'anthropic-sse' ? scanPiAiSse : scanSse
+  // Each route frames as its library does: the DeepSeek adapter with eventsource-parser, pi-ai's Anthropic reader
+  // with its own, pi-ai's Responses reader with the openai SDK's.
+  const scanner =
+    dialect === 'anthropic-sse' ? scanPiAiSse : dialect === 'openai-responses-sse' ? scanSdkSse : scanSse
   let lastLine = head?.bodyLine ?? 1
   const scan = scanner(
     text,
@@ -121,8 +130,14 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     const message = `line ${line + offset}: one SSE event of ${length.toLocaleString('en-US')} characters is over the ${MAX_EVENT_CHARS / 1024 / 1024} MiB limit for a single event: the body is not opened (laying out that one block would take gigabytes)`
     return { attempt: null, diagnostics: [{ line: line + offset, severity: 'error', message }] }
   }
-  if (!translator.finished && dialect === 'anthropic-sse') {
-    // pi-ai ends an Anthropic stream at the end of the body, not at message_stop (its translator says why).
+  if (!translator.finished && PI_AI_DIALECTS.has(dialect)) {
+    // pi-ai ends the stream at the end of the body, not at an end marker (its translators say why); an event the
+    // SDK never dispatched is still shown in the Adapter view, as one that became nothing.
+    const tail = dialect === 'openai-responses-sse' ? scan.undispatched : null
+    if (tail !== null) {
+      trace.event(tail.start, tail.end, tail.line)
+      dropped = 1
+    }
     trace.emit(translator.end('eof'), false)
     for (const note of translator.takeNotes()) notes.add(note, lastLine)
   } else if (!translator.finished) {
@@ -159,6 +174,13 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       line,
       severity: 'info',
       message: `line ${line}: the body's last event has no blank line after it; pi-ai reads it anyway (its reader dispatches a pending event at the end of the body)`,
+    })
+  } else if (scan.unterminatedLast !== null && dialect === 'openai-responses-sse') {
+    const line = scan.unterminatedLast.line + offset
+    diagnostics.push({
+      line,
+      severity: 'warning',
+      message: `line ${line}: the body's last event has no blank line after it; the openai SDK that pi-ai reads through dispatches an event only at a blank line, so it is never read`,
     })
   } else if (scan.unterminatedLast !== null) {
     const line = scan.unterminatedLast.line + offset
@@ -207,6 +229,11 @@ function httpFailureChunks(
   body: string,
   baseURL: string | undefined,
 ): StreamChunk[] {
+  if (dialect === 'openai-responses-sse')
+    return [
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+      { type: 'finish', reason: responsesHttpFinish(head.status, body) },
+    ]
   if (dialect === 'openai-sse') {
     // Retry-After as a date is relative to when the response came: its own Date header, when it has one.
     const date = Date.parse(head.headers['date'] ?? '')

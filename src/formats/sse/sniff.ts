@@ -23,10 +23,11 @@ const FIELD = /^(data|event|id|retry):/
  * data payload's `type` is one of the Messages stream's events (an `error` only with Anthropic's nested `error`
  * object: the Responses API has a flat one), else OpenAI-compatible. Comments do not count toward the lines looked
  * at, so a body that opens with keep-alives is still recognised. A stream in a format Chunkscope does not read
- * (`sniffForeignFormat`) is none of these.
+ * (`sniffForeignFormat`) is none of these, unless a pi-ai dialect reads it (OpenAI Responses).
  */
 export function sniffSseDialect(text: string): SseDialect | null {
-  if (sniffForeignFormat(text) !== null) return null
+  const foreign = sniffForeignFormat(text)
+  if (foreign !== null) return foreign.readAs ?? null
   const head = readHttpHead(text.slice(0, PEEK_CHARS))
   let from = 0
   if (head !== null) {

@@ -3,6 +3,7 @@ import type { WireTrace } from '../../core/session'
 import { isRecord } from '../../core/base/isRecord'
 import { partitionPoint } from '../../core/base/partitionPoint'
 import { explainWireEvent } from './explainWire'
+import { explainResponses } from './explainResponses'
 
 /**
  * Why a raw event became no chunk, or what is odd about one that did:
@@ -69,7 +70,7 @@ export function explainEvent(
       text: 'dropped after the finish: the adapter reads nothing once the stream ended',
     }
   if (
-    trace.format === 'openai-sse' &&
+    (trace.format === 'openai-sse' || trace.format === 'openai-responses-sse') &&
     event === trace.count - 1 &&
     !/(\r\n|\r|\n)(\r\n|\r|\n)/.test(trace.text.slice(trace.start[event]!))
   )
@@ -81,6 +82,7 @@ export function explainEvent(
     return { kind: 'keep-alive', text: 'a keep-alive: no data for the adapter to read' }
   if (trace.format === 'openai-sse') return explainOpenAi(data)
   if (trace.format === 'anthropic-sse') return explainAnthropic(data, name)
+  if (trace.format === 'openai-responses-sse') return explainResponses(data)
   return null
 }
 

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import type { Severity } from '../../core/checks'
+import { wireSequenceFindings } from '../../core/wireSequence'
 import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
 import { useT } from '../i18n/useT'
@@ -27,7 +28,8 @@ export function FindingsPanel() {
       attempt !== null && attempt.chunks === engine.chunks
         ? recordedMismatch(attempt, results.comparison(attempt))
         : null
-    return findingList(engine.findings, mismatch)
+    const wire = attempt !== null && attempt.chunks === engine.chunks ? wireSequenceFindings(attempt) : []
+    return findingList(engine.findings, mismatch, wire)
   }, [engine, attempt, results])
   const counts = useMemo(() => (list === null ? null : countBySeverity(list)), [list])
   const positions = useMemo(() => (list === null ? null : visiblePositions(list, hidden)), [list, hidden])

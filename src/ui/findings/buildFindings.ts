@@ -19,13 +19,26 @@ export type FindingList = {
   readonly reached: (position: number, findingCount: number, atEnd: boolean) => boolean
 }
 
-export function findingList(findings: readonly Finding[], mismatch: Finding | null): FindingList {
+export function findingList(
+  findings: readonly Finding[],
+  mismatch: Finding | null,
+  /** Findings about the captured wire (`wire-sequence`), listed after the engine's. */
+  wire: readonly Finding[] = [],
+): FindingList {
   const extra = mismatch === null ? 0 : 1
+  const engine = findings.length + extra
   return {
-    length: findings.length + extra,
-    at: (position) => (position < extra ? mismatch! : findings[position - extra]!),
-    // The mismatch compares the whole attempt with its message: like an end-of-stream check, it shows at the end.
-    reached: (position, findingCount, atEnd) => (position < extra ? atEnd : position - extra < findingCount),
+    length: engine + wire.length,
+    at: (position) =>
+      position < extra
+        ? mismatch!
+        : position < engine
+          ? findings[position - extra]!
+          : wire[position - engine]!,
+    // The mismatch compares the whole attempt with its message, and a wire finding is about the capture as a
+    // whole: like an end-of-stream check, they show at the end.
+    reached: (position, findingCount, atEnd) =>
+      position < extra || position >= engine ? atEnd : position - extra < findingCount,
   }
 }
 
