@@ -2,17 +2,18 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { BlockAssembler } from '../../core/BlockAssembler'
 import { reportStream } from '../../core/streamReport'
-import { explainEvent } from '../../ui/adapter/explainEvent'
-import { loadSource } from '../load'
-import { detectFormat } from '../registry'
-import { readSseStream } from './readSse'
+import { explainEvent } from './explainEvent'
+import { loadSource } from '../../formats/load'
+import { detectFormat } from '../../formats/registry'
+import { readSseStream } from '../../formats/sse/readSse'
 
 /**
  * The cases of the OpenAI Responses route, on fixtures that `responses.oracle.test.ts` also runs through pi-ai
  * 0.82.1 itself (so the chunks are the harness's), checked here against what the provider sent: the values the
  * synthetic bodies were built from (scripts/make-piai-fixtures.mjs) and the recorded payloads (docs/protocol.md §9.2).
  */
-const body = (name: string) => readFileSync(new URL(`../fixtures/responses/${name}`, import.meta.url), 'utf8')
+const body = (name: string) =>
+  readFileSync(new URL(`../../formats/fixtures/responses/${name}`, import.meta.url), 'utf8')
 
 function read(name: string) {
   const { attempt, diagnostics } = readSseStream(body(name), 'openai-responses-sse')
