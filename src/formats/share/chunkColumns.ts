@@ -92,7 +92,14 @@ class Tracks {
 
 const fresh = (blockType: string | null): Track => ({ blockType, text: [], args: [], tool: null })
 
-export function encodeChunks(source: ColumnarSource): ChunkColumns {
+/** Chunks encoded between two pauses: each slice is one short task. */
+const SLICE = 20_000
+
+/** `pause` is awaited between slices of a big stream, so a page stays responsive while it is encoded. */
+export async function encodeChunks(
+  source: ColumnarSource,
+  pause: () => Promise<void>,
+): Promise<ChunkColumns> {
   const numbers = new NumberColumns()
   const text: string[] = []
   const whole: unknown[] = []
@@ -109,6 +116,7 @@ export function encodeChunks(source: ColumnarSource): ChunkColumns {
     if (delta !== undefined) text.push(delta)
   }
   for (const chunk of source.chunks) {
+    if (at > 0 && at % SLICE === 0) await pause()
     const indexed = isRecord(chunk) && Number.isSafeInteger(chunk['index']) && (chunk['index'] as number) >= 0
     const c = chunk as Record<string, unknown>
     const index = c?.['index'] as number
