@@ -101,7 +101,7 @@ export async function encodeBody(
   body.byte((packedMeta.dictionary ? 1 : 0) | (packedText.dictionary ? 2 : 0))
   body.varint(metaRaw.length)
   body.block(packedMeta.bytes)
-  body.block(columns?.numbers ?? new Uint8Array(0))
+  body.block(columns?.numbers(text) ?? new Uint8Array(0))
   body.varint(textRaw.length)
   body.append(packedText.bytes)
   return body.result()
