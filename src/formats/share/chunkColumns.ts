@@ -343,7 +343,7 @@ class NumberColumns {
     const place = this.at + i
     const before = charClass(this.text.charCodeAt(place - 1))
     const after = charClass(this.text.charCodeAt(place))
-    return ((kind * STOP_AT + Math.min(i, STOP_AT - 1)) * CLASSES + before) * CLASSES + after
+    return ((kind * STOP_AT + Math.min(i, 4)) * CLASSES + before) * CLASSES + after
   }
 
   private indexContext(): number {
