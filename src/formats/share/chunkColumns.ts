@@ -1,6 +1,6 @@
 import { isRecord } from '../../core/base/isRecord'
 import { Malformed, MAX_ZIGZAG } from './bytes'
-import { IntModel, RangeDecoder, RangeEncoder, sizeClass } from './rangeCoder'
+import { Bits, IntModel, RangeDecoder, RangeEncoder, sizeClass } from './rangeCoder'
 
 // A v2 link's chunks as columns (docs/protocol.md §14). Each chunk is one op; a chunk of the usual shapes (exact
 // keys in the usual order) puts its index, its text's length and its text in columns; any other chunk travels
@@ -36,8 +36,11 @@ export type ColumnarSource = {
 
 export type ChunkColumns = {
   readonly count: number
-  /** The range-coded numbers: per chunk its op, index, length, seq and time. */
-  readonly numbers: Uint8Array
+  /**
+   * The range-coded numbers (per chunk its op, index, length, seq and time), once the whole text column is known:
+   * a length is coded against the characters around its end (`text` starts with the deltas' text).
+   */
+  numbers(text: string): Uint8Array
   readonly text: string
   /** The chunks that travel whole, in order. */
   readonly whole: unknown[]
@@ -92,23 +95,30 @@ class Tracks {
 
 const fresh = (blockType: string | null): Track => ({ blockType, text: [], args: [], tool: null })
 
-export function encodeChunks(source: ColumnarSource): ChunkColumns {
-  const numbers = new NumberColumns()
+/** Chunks encoded between two pauses: each slice is one short task. */
+const SLICE = 20_000
+
+/** `pause` is awaited between slices of a big stream, so a page stays responsive while it is encoded. */
+export async function encodeChunks(
+  source: ColumnarSource,
+  pause: () => Promise<void>,
+): Promise<ChunkColumns> {
+  const rows: number[] = []
   const text: string[] = []
   const whole: unknown[] = []
   const names: string[] = []
   const tracks = new Tracks()
-  const coder = new RangeEncoder()
   let at = 0
   const put = (op: number, index: number, delta?: string) => {
     const time = source.time[at]!
     // 0 is an unknown time; any other value is the zigzag code of the delta, plus one.
     const timeCode = time === null ? 0 : zigzag(time) + 1
-    numbers.code(coder, op, index, delta?.length ?? 0, zigzag(source.seq[at]!), timeCode)
+    rows.push(op, index, delta?.length ?? 0, zigzag(source.seq[at]!), timeCode)
     at++
     if (delta !== undefined) text.push(delta)
   }
   for (const chunk of source.chunks) {
+    if (at > 0 && at % SLICE === 0) await pause()
     const indexed = isRecord(chunk) && Number.isSafeInteger(chunk['index']) && (chunk['index'] as number) >= 0
     const c = chunk as Record<string, unknown>
     const index = c?.['index'] as number
@@ -154,7 +164,13 @@ export function encodeChunks(source: ColumnarSource): ChunkColumns {
   }
   return {
     count: source.chunks.length,
-    numbers: coder.finish(),
+    numbers: (all) => {
+      const columns = new NumberColumns(all)
+      const coder = new RangeEncoder()
+      for (let i = 0; i < rows.length; i += 5)
+        columns.code(coder, rows[i]!, rows[i + 1]!, rows[i + 2]!, rows[i + 3]!, rows[i + 4]!)
+      return coder.finish()
+    },
     text: text.join(''),
     whole,
     names,
@@ -173,7 +189,7 @@ export type DecodedColumns = {
 
 /** Reads the numbers of `count` chunks; `text` starts with the deltas' text. Throws Malformed. */
 export function decodeChunks(count: number, numbers: Uint8Array, text: string): DecodedColumns {
-  const columns = new NumberColumns()
+  const columns = new NumberColumns(text)
   const coder = new RangeDecoder(numbers)
   const rows: (Row & { readonly delta: string })[] = []
   const seq: number[] = []
@@ -240,6 +256,18 @@ type Row = { readonly op: number; readonly index: number; readonly length: numbe
 type Numbers = Row & { readonly seq: number; readonly time: number }
 
 const OPS = END_BUILT + 1
+/** A delta's length is coded place by place up to here, beyond as a number. */
+const STOP_AT = 8
+const CLASSES = 6
+
+/** Outside the text, space, newline, ASCII letter or digit, other ASCII, anything else (CJK, emoji…). */
+function charClass(code: number): number {
+  if (Number.isNaN(code)) return 0
+  if (code === 32) return 1
+  if (code === 10) return 2
+  if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return 3
+  return code < 128 ? 4 : 5
+}
 const hasIndex = (op: number) => op !== WHOLE
 const hasText = (op: number) => op >= TEXT && op <= TOOL_NEW_UNNAMED
 /** Text and reasoning deltas share a length model; tool-call arguments have their own. */
@@ -259,10 +287,16 @@ class NumberColumns {
   private readonly times = new IntModel(1)
   private last = { op: 0, index: 0, seq: 0, time: 0 }
 
+  private readonly stops = new Bits(2 * STOP_AT * CLASSES * CLASSES)
+  /** Where the next delta's text begins in the text column. */
+  private at = 0
+
+  constructor(private readonly text: string) {}
+
   code(coder: RangeEncoder, op: number, index: number, length: number, seq: number, time: number): void {
     this.ops.encode(coder, op, this.last.op)
     if (hasIndex(op)) this.indexes.encode(coder, index, this.indexContext())
-    if (hasText(op)) this.lengths.encode(coder, length, lengthKind(op))
+    if (hasText(op)) this.codeLength(coder, op, length)
     this.seqs.encode(coder, seq, sizeClass(this.last.seq, 3))
     this.times.encode(coder, time)
     this.remember(op, index, length, seq, time)
@@ -272,11 +306,44 @@ class NumberColumns {
     const op = this.ops.decode(coder, this.last.op)
     if (op >= OPS) throw new Malformed(`its op ${op} is unknown`)
     const index = hasIndex(op) ? this.indexes.decode(coder, this.indexContext()) : 0
-    const length = hasText(op) ? this.lengths.decode(coder, lengthKind(op)) : 0
+    const length = hasText(op) ? this.decodeLength(coder, op) : 0
     const seq = this.seqs.decode(coder, sizeClass(this.last.seq, 3))
     const time = this.times.decode(coder)
     this.remember(op, index, length, seq, time)
     return { op, index, length, seq, time }
+  }
+
+  /**
+   * A length as "does the delta stop here?" at each of its first STOP_AT characters, under the classes of the
+   * characters on both sides of that place (a token tends to end before a space or a punctuation mark), then the
+   * rest of a longer one as a number.
+   */
+  private codeLength(coder: RangeEncoder, op: number, length: number): void {
+    const kind = lengthKind(op)
+    for (let i = 0; i < STOP_AT; i++) {
+      const stop = i === length ? 1 : 0
+      coder.bit(this.stops, this.stopContext(kind, i), stop)
+      if (stop === 1) break
+    }
+    if (length >= STOP_AT) this.lengths.encode(coder, length - STOP_AT, kind)
+    this.at += length
+  }
+
+  private decodeLength(coder: RangeDecoder, op: number): number {
+    const kind = lengthKind(op)
+    let length = -1
+    for (let i = 0; i < STOP_AT && length < 0; i++)
+      if (coder.bit(this.stops, this.stopContext(kind, i))) length = i
+    if (length < 0) length = STOP_AT + this.lengths.decode(coder, kind)
+    this.at += length
+    return length
+  }
+
+  private stopContext(kind: number, i: number): number {
+    const place = this.at + i
+    const before = charClass(this.text.charCodeAt(place - 1))
+    const after = charClass(this.text.charCodeAt(place))
+    return ((kind * STOP_AT + Math.min(i, 4)) * CLASSES + before) * CLASSES + after
   }
 
   private indexContext(): number {

@@ -13,14 +13,14 @@ import { IntModel, RangeDecoder, RangeEncoder } from './rangeCoder'
 const CAP = 64 * 1024 * 1024
 
 /** The JSON of a value sent through a v2 body: v1 (JSON) carried exactly that, key order included. */
-function again(value: unknown): string {
-  const decoded = decodeBody(encodeBody(value), CAP)
+async function again(value: unknown): Promise<string> {
+  const decoded = decodeBody(await encodeBody(value), CAP)
   if (!('value' in decoded)) throw new Error(JSON.stringify(decoded))
   return JSON.stringify(decoded.value)
 }
 
-function expectRoundTrip(value: unknown): void {
-  expect(again(value)).toBe(JSON.stringify(value))
+async function expectRoundTrip(value: unknown): Promise<void> {
+  expect(await again(value)).toBe(JSON.stringify(value))
 }
 
 /** Any UTF-16 string: lone surrogates, NUL, the skeleton's hole character U+007F, astral pairs split or not. */
@@ -107,9 +107,9 @@ const times = (n: number) =>
   fc.array(fc.oneof(fc.constant(null), fc.integer({ min: -1e12, max: 2e12 })), { minLength: n, maxLength: n })
 
 describe('a v2 body gives back exactly what it was given', () => {
-  it('random streams, adversarial ones included, with any seqs and times', () => {
-    fc.assert(
-      fc.property(
+  it('random streams, adversarial ones included, with any seqs and times', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         stream.chain(([ordered, shuffled]) =>
           fc.tuple(
             fc.constant(ordered),
@@ -119,10 +119,10 @@ describe('a v2 body gives back exactly what it was given', () => {
             fc.jsonValue(),
           ),
         ),
-        ([ordered, shuffled, seq, time, extra]) => {
+        async ([ordered, shuffled, seq, time, extra]) => {
           for (const chunks of [ordered, shuffled]) {
             const n = chunks.length
-            expectRoundTrip({
+            await expectRoundTrip({
               v: 1,
               name: 'a.jsonl',
               source: { kind: 'chunks', chunks, seq: seq.slice(0, n), time: time.slice(0, n) },
@@ -138,16 +138,20 @@ describe('a v2 body gives back exactly what it was given', () => {
     )
   })
 
-  it('any JSON value at all (the skeleton alone carries it)', () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), (value) => expectRoundTrip(value)),
+  it('any JSON value at all (the skeleton alone carries it)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), (value) => expectRoundTrip(value)),
       { numRuns: 300 },
     )
-    expectRoundTrip({ source: { kind: 'chunks', chunks: [1], seq: [1.5], time: [null] } })
-    expectRoundTrip({ k: [0, 2 ** 53 - 1, -(2 ** 53) + 1], s: ['\u007f', '\u007fa', 'b'], t: ['\ud800'] })
+    await expectRoundTrip({ source: { kind: 'chunks', chunks: [1], seq: [1.5], time: [null] } })
+    await expectRoundTrip({
+      k: [0, 2 ** 53 - 1, -(2 ** 53) + 1],
+      s: ['\u007f', '\u007fa', 'b'],
+      t: ['\ud800'],
+    })
   })
 
-  it.each(corpusFiles())('%s: every attempt, every scope, plain and redacted', (name) => {
+  it.each(corpusFiles())('%s: every attempt, every scope, plain and redacted', async (name) => {
     const source = loadSource(readCorpus(name), name)
     for (const attempt of source.sessions[0]!.streams) {
       const total = attempt.chunks.length
@@ -162,7 +166,7 @@ describe('a v2 body gives back exactly what it was given', () => {
             { source, attempt, streamKey: attempt.id, k: total >> 1 },
             options,
           )
-          expect(again(payload)).toBe(JSON.stringify(payload))
+          expect(await again(payload)).toBe(JSON.stringify(payload))
         }
       }
     }
@@ -170,35 +174,37 @@ describe('a v2 body gives back exactly what it was given', () => {
 })
 
 describe('a damaged body is refused in words, never thrown', () => {
-  const body = encodeBody(
-    buildSharePayload(
-      (() => {
-        const name = 'acp-agent-persistent-pwsh-tool-turn-session.jsonl'
-        const source = loadSource(readCorpus(name), name)
-        const attempt = source.sessions[0]!.streams[0]!
-        return { source, attempt, streamKey: attempt.id, k: 3 }
-      })(),
-      { scope: 'stream' },
-    ),
-  )
+  const body = () =>
+    encodeBody(
+      buildSharePayload(
+        (() => {
+          const name = 'acp-agent-persistent-pwsh-tool-turn-session.jsonl'
+          const source = loadSource(readCorpus(name), name)
+          const attempt = source.sessions[0]!.streams[0]!
+          return { source, attempt, streamKey: attempt.id, k: 3 }
+        })(),
+        { scope: 'stream' },
+      ),
+    )
 
-  it('random bytes, and a real body with any byte changed or cut anywhere', () => {
+  it('random bytes, and a real body with any byte changed or cut anywhere', async () => {
+    const bytes = await body()
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
-        expect(() => decodeBody(bytes, CAP)).not.toThrow()
+      fc.property(fc.uint8Array({ maxLength: 300 }), (random) => {
+        expect(() => decodeBody(random, CAP)).not.toThrow()
       }),
     )
-    for (let at = 0; at < body.length; at++) {
-      const changed = body.slice()
+    for (let at = 0; at < bytes.length; at++) {
+      const changed = bytes.slice()
       changed[at] = changed[at]! ^ 0x5a
       expect(() => decodeBody(changed, CAP)).not.toThrow()
-      expect(() => decodeBody(body.subarray(0, at), CAP)).not.toThrow()
-      expect(decodeBody(body.subarray(0, at), CAP)).toHaveProperty('error')
+      expect(() => decodeBody(bytes.subarray(0, at), CAP)).not.toThrow()
+      expect(decodeBody(bytes.subarray(0, at), CAP)).toHaveProperty('error')
     }
   })
 
-  it('refuses to inflate past the cap', () => {
-    expect(decodeBody(body, 100)).toEqual({ tooLarge: true })
+  it('refuses to inflate past the cap', async () => {
+    expect(decodeBody(await body(), 100)).toEqual({ tooLarge: true })
   })
 })
 

@@ -35,10 +35,16 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export type DecodedBody =
   { readonly value: unknown } | { readonly error: string } | { readonly tooLarge: true }
 
-/** A payload (any JSON value) as v2 body bytes. */
-export function encodeBody(payload: unknown): Uint8Array<ArrayBuffer> {
+/**
+ * A payload (any JSON value) as v2 body bytes. `pause` is awaited between the steps of a big payload (slices of
+ * its chunks, each section's deflate), so a page stays responsive; by default nothing waits.
+ */
+export async function encodeBody(
+  payload: unknown,
+  pause: () => Promise<void> = async () => {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const columnar = isColumnarSource(payload)
-  const columns: ChunkColumns | null = columnar ? encodeChunks(payload.source) : null
+  const columns: ChunkColumns | null = columnar ? await encodeChunks(payload.source, pause) : null
   const shell = columnar ? { ...payload, source: { kind: 'chunks' } } : payload
   const extracted: string[] = []
   const strLens = new ByteWriter()
@@ -86,14 +92,16 @@ export function encodeBody(payload: unknown): Uint8Array<ArrayBuffer> {
   meta.block(patches.result())
   const metaRaw = meta.result()
   const textRaw = new TextEncoder().encode(text)
+  await pause()
   const packedMeta = pack(metaRaw, true)
+  await pause()
   const packedText =
     textRaw.length === 0 ? { bytes: new Uint8Array(0), dictionary: false } : pack(textRaw, false)
   const body = new ByteWriter()
   body.byte((packedMeta.dictionary ? 1 : 0) | (packedText.dictionary ? 2 : 0))
   body.varint(metaRaw.length)
   body.block(packedMeta.bytes)
-  body.block(columns?.numbers ?? new Uint8Array(0))
+  body.block(columns?.numbers(text) ?? new Uint8Array(0))
   body.varint(textRaw.length)
   body.append(packedText.bytes)
   return body.result()

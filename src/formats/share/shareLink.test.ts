@@ -114,6 +114,24 @@ describe('a source with several sessions (a zip, live captures)', () => {
   })
 })
 
+describe('encoding a big stream', () => {
+  it('pauses between slices of its chunks and between sections, and still round-trips', async () => {
+    const chunks = generateStream(50_000)
+    const payload = buildSharePayload({
+      source: bareSource(chunks),
+      attempt: buildStreamSession(chunks).streams[0]!,
+      streamKey: 'stream',
+      k: 7,
+    })
+    let pauses = 0
+    const fragment = await encodeShareLink(payload, { pause: async () => void (pauses += 1) })
+    expect(pauses).toBeGreaterThanOrEqual(4)
+    const decoded = await decodeShareLink(fragment)
+    if ('error' in decoded) throw new Error(decoded.error)
+    expect(plain(openedStream(decoded))).toEqual(plain(chunks))
+  })
+})
+
 describe('share links round-trip generated streams', () => {
   it.each([1, 10, 1000, 20_000])('%i generated chunks (seq, time, chunk, cursor)', async (n) => {
     const chunks = generateStream(n)

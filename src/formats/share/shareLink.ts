@@ -52,6 +52,11 @@ export type EncodeOptions = {
   /** Encrypt with AES-GCM under a key derived from this passphrase. */
   readonly passphrase?: string
   readonly iterations?: number
+  /**
+   * Awaited between the steps of a big payload's encoding (a macrotask by default), so a page stays responsive
+   * while a big stream is encoded.
+   */
+  readonly pause?: () => Promise<void>
 }
 
 export type DecodeOptions = {
@@ -79,7 +84,8 @@ export type LinkError = {
 export async function encodeShareLink(payload: SharePayload, options: EncodeOptions = {}): Promise<string> {
   const missing = missingPlatform(options.passphrase !== undefined)
   if (missing !== null) throw new Error(missing)
-  const compressed = encodeBody(payload)
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+  const compressed = await encodeBody(payload, pause)
   let frame: Uint8Array
   if (options.passphrase === undefined) {
     frame = new Uint8Array(HEADER + compressed.length)
