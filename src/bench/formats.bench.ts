@@ -73,7 +73,7 @@ function timed(run: () => void): number {
  */
 const BUDGETED = new Set(['chunk NDJSON', 'session JSONL'])
 const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 3)
-/** `BENCH_FORMATS=ndjson,session` runs only the text formats whose names contain one of the words. */
+/** `BENCH_FORMATS='chunk ndjson,session'` runs only the text formats whose names contain one of those (case ignored). */
 const only = (process.env['BENCH_FORMATS'] ?? '').split(',').filter(Boolean)
 const gc = (globalThis as { gc?: () => void }).gc
 const heapUsed = (): number => {

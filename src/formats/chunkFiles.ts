@@ -1,7 +1,15 @@
 import type { AnyChunk, SourcedChunk } from '../core/protocol'
 import { buildStreamSession } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import { isBlank, kindOf, lines, parseJson, tooDeep, valueNestsDeeperThan, type ProgressHook } from './json'
+import {
+  eachLine,
+  isBlank,
+  kindOf,
+  parseJson,
+  tooDeep,
+  valueNestsDeeperThan,
+  type ProgressHook,
+} from './json'
 import { MAX_JSON_DEPTH } from './limits'
 import type { Diagnostic, ReadResult } from './types'
 
@@ -33,12 +41,12 @@ export function readChunkJson(text: string): ChunkFileRead {
     return { chunks, diagnostics }
   }
   parsed.value.forEach((item: unknown, position) => {
-    const where = `item ${position}`
     if (valueNestsDeeperThan(item, MAX_JSON_DEPTH - 1)) {
-      diagnostics.push({ severity: 'error', message: `${where}: ${tooDeep()}; skipped` })
+      diagnostics.push({ severity: 'error', message: `item ${position}: ${tooDeep()}; skipped` })
       return
     }
-    if (keep(item, where, diagnostics)) chunks.push({ seq: chunks.length, time: null, chunk: item })
+    if (keep(item, 'item', position, diagnostics))
+      chunks.push({ seq: chunks.length, time: null, chunk: item })
   })
   return { chunks, diagnostics }
 }
@@ -52,34 +60,46 @@ export function readChunkJson(text: string): ChunkFileRead {
 export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkFileRead {
   const chunks: SourcedChunk[] = []
   const diagnostics: Diagnostic[] = []
-  for (const line of lines(text, onProgress)) {
-    if (isBlank(line.text)) continue
-    const where = `line ${line.number}`
-    const parsed = parseJson(line.text)
-    if (!parsed.ok) {
-      diagnostics.push({
-        line: line.number,
-        severity: 'error',
-        message: `${where}: ${parsed.deep ? '' : 'malformed JSON: '}${parsed.reason}; line skipped`,
-      })
-      continue
-    }
-    if (keep(parsed.value, where, diagnostics, line.number)) {
-      chunks.push({ seq: chunks.length, time: null, chunk: parsed.value })
-    }
-  }
+  eachLine(
+    text,
+    (line, number) => {
+      if (isBlank(line)) return
+      const parsed = parseJson(line)
+      if (!parsed.ok) {
+        diagnostics.push({
+          line: number,
+          severity: 'error',
+          message: `line ${number}: ${parsed.deep ? '' : 'malformed JSON: '}${parsed.reason}; line skipped`,
+        })
+        return
+      }
+      if (keep(parsed.value, 'line', number, diagnostics)) {
+        chunks.push({ seq: chunks.length, time: null, chunk: parsed.value })
+      }
+    },
+    onProgress,
+  )
   return { chunks, diagnostics }
 }
 
-/** Reports what is wrong with one item; true when it is kept (a field problem is reported but kept). */
-function keep(value: unknown, where: string, diagnostics: Diagnostic[], line?: number): value is AnyChunk {
+/**
+ * Reports what is wrong with one item (`line 12`, `item 3`: the words are built only then); true when it is kept
+ * (a field problem is reported but kept).
+ */
+function keep(
+  value: unknown,
+  unit: 'line' | 'item',
+  at: number,
+  diagnostics: Diagnostic[],
+): value is AnyChunk {
   const problem = chunkProblem(value)
   if (problem === null) return true
+  const where = `${unit} ${at}`
   const message = problem.fatal
     ? `${where}: not a StreamChunk: ${problem.reason}; skipped`
     : `${where}: ${problem.reason}`
   diagnostics.push({
-    ...(line !== undefined ? { line } : {}),
+    ...(unit === 'line' ? { line: at } : {}),
     severity: problem.fatal ? 'error' : 'warning',
     message,
   })

@@ -100,13 +100,40 @@ export type ProgressHook = (done: number, total: number) => void
 const PROGRESS_EVERY = 4 << 20
 
 /**
- * The lines of a text, lazily, in one pass: `indexOf('\n')` and one slice per line, a trailing `\r` dropped,
- * a leading BOM skipped. A final empty segment after the last `\n` is not a line.
+ * The lines of a text, lazily (sniffers stop after a few): what {@link eachLine} visits, one object per line.
  */
-export function* lines(text: string, onProgress?: ProgressHook): Generator<TextLine> {
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0
+export function* lines(text: string): Generator<TextLine> {
+  let from = 0
   let number = 0
-  let reported = 0
+  let line: TextLine | null = null
+  const take = (text: string, at: number, terminated: boolean): boolean => {
+    line = { number: at, text, terminated }
+    number = at
+    return false
+  }
+  while (from !== -1) {
+    line = null
+    from = eachLine(text, take, undefined, from, number)
+    if (line !== null) yield line
+  }
+}
+
+/**
+ * The lines of a text in one pass: `indexOf('\n')` and one slice per line, a trailing `\r` dropped, a leading BOM
+ * skipped; a final empty segment after the last `\n` is not a line. `visit` gets each line's text, 1-based number
+ * and whether a `\n` ended it (no object per line: readers of 100 MB logs call it millions of times), and returns
+ * false to pause; the result is where to resume (pass it back as `from`, with the lines visited so far), or -1.
+ */
+export function eachLine(
+  text: string,
+  visit: (line: string, number: number, terminated: boolean) => boolean | void,
+  onProgress?: ProgressHook,
+  from = 0,
+  visited = 0,
+): number {
+  let pos = from === 0 && text.charCodeAt(0) === 0xfeff ? 1 : from
+  let number = visited
+  let reported = from
   while (pos < text.length) {
     if (onProgress !== undefined && pos - reported >= PROGRESS_EVERY) {
       onProgress(pos, text.length)
@@ -117,9 +144,11 @@ export function* lines(text: string, onProgress?: ProgressHook): Generator<TextL
     const end = terminated ? newline : text.length
     const stop = end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end
     number += 1
-    yield { number, text: text.slice(pos, stop), terminated }
+    const more = visit(text.slice(pos, stop), number, terminated)
     pos = end + 1
+    if (more === false) return pos < text.length ? pos : -1
   }
+  return -1
 }
 
 /** The first `max` characters of a line, JSON-quoted, for messages: `"{\"type\":\"ses…"`. */

@@ -1,6 +1,6 @@
 import type { PackedRowType, SessionEvent, SessionHeader } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import { isBlank, kindOf, lines, parseJson, preview, type ProgressHook, type TextLine } from './json'
+import { eachLine, isBlank, kindOf, parseJson, preview, type ProgressHook, type TextLine } from './json'
 import type { Diagnostic } from './types'
 import { isRecord } from '../core/base/isRecord'
 
@@ -34,7 +34,7 @@ export type SessionJsonlRead = {
  */
 export function readSessionJsonl(text: string, onProgress?: ProgressHook): SessionJsonlRead {
   const reader = new SessionJsonlReader()
-  for (const line of lines(text, onProgress)) reader.read(line)
+  eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }), onProgress)
   return reader.result()
 }
 
