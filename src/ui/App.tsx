@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { TimelineOrAdapter } from './adapter/TimelineOrAdapter'
 import { BlocksPanel } from './blocks/BlocksPanel'
+import { ExperimentsPanel } from './experiments/ExperimentsPanel'
 import { IgnoredPanel } from './blocks/IgnoredPanel'
 import { FindingsPanel } from './findings/FindingsPanel'
 import { useLangSync } from './i18n/useLangSync'
@@ -136,6 +137,7 @@ export function App() {
           >
             <BlocksPanel />
             <IgnoredPanel />
+            <ExperimentsPanel />
           </div>
         </main>
       </div>

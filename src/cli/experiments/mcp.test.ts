@@ -69,7 +69,9 @@ describe('chunkscope mcp, through the SDK client on a linked transport', () => {
     const summary = JSON.parse(result.content[0]!.text)
     expect(summary.after).toBeLessThan(summary.before)
     expect(result.content[1]!.text.trim().split('\n')).toHaveLength(summary.after)
-    expect(summary.link).toMatch(/^http:\/\/localhost:5173\/#v2\./)
+    const opened = await decodeShareLink((summary.link as string).split('#')[1]!)
+    if ('error' in opened) throw new Error(opened.error)
+    expect(opened.payload.k).toBe(summary.after)
   })
 
   it('refuses a file outside the paths it serves, and a bad property, as tool errors', async () => {

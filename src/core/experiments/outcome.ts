@@ -69,11 +69,11 @@ export function diffOutcomes(before: StreamOutcome, after: StreamOutcome): Outco
   return { message: fields.length > 0, fields, lost: lost.sort(), gained: gained.sort() }
 }
 
-/** `message differs (blocks, finish); + delta-after-end; − usage-missing`, for the CLI and the UI alike. */
+/** `message differs (blocks, finish); + delta-after-end; − usage-missing` (`same message; + …`), for the CLI and the UI. */
 export function describeOutcomeDiff(diff: OutcomeDiff | null): string {
   if (diff === null) return 'same message and findings'
   const parts: string[] = []
-  if (diff.message) parts.push(`message differs (${diff.fields.join(', ')})`)
+  parts.push(diff.message ? `message differs (${diff.fields.join(', ')})` : 'same message')
   if (diff.gained.length > 0) parts.push(`+ ${diff.gained.join(', ')}`)
   if (diff.lost.length > 0) parts.push(`− ${diff.lost.join(', ')}`)
   return parts.join('; ')

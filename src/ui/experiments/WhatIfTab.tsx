@@ -1,0 +1,160 @@
+import { useMemo, useState } from 'react'
+import { compareStreams } from '../../core/experiments/compareStreams'
+import { describeEdit, parseChunk } from '../../core/experiments/streamEdits'
+import type { AnyChunk } from '../../core/protocol'
+import { useChunkscope } from '../StoreContext'
+import { ComparisonSummary } from './ComparisonSummary'
+import type { WhatIf } from './useWhatIf'
+
+const BUTTON =
+  'rounded border border-slate-300 px-1.5 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-40 dark:border-slate-600 dark:hover:bg-slate-800'
+
+/**
+ * Edits of the chunk at the cursor — drop, duplicate, move, edit its JSON (payload, index, type), insert one after
+ * it — each re-assembled at once; the changed chunks are marked in the timeline and listed here, with the final
+ * message and findings before and after.
+ */
+export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
+  const engine = useChunkscope((s) => s.engine)
+  const k = useChunkscope((s) => s.k)
+  const { session } = whatIf
+  const total = engine?.total ?? 0
+  const pos = Math.max(0, Math.min(k - 1, total - 1))
+  const chunk = engine?.chunks[pos]?.chunk
+  const comparison = useMemo(
+    () => (session?.edited ? compareStreams(session.base.attempt.chunks, session.edited.chunks) : null),
+    [session],
+  )
+  if (engine === null || chunk === undefined)
+    return <p className="p-2 text-xs text-slate-500">Open a stream with chunks to try edits on it.</p>
+  const history = session?.history
+  return (
+    <div className="flex flex-col gap-2 p-2 text-xs">
+      <fieldset className="flex flex-wrap items-center gap-1" aria-label="Edit the chunk at the cursor">
+        <span className="mr-1 font-medium">
+          Chunk #{pos} <code>{chunk.type}</code>
+        </span>
+        <button type="button" className={BUTTON} onClick={() => whatIf.edit({ kind: 'drop', pos }, pos)}>
+          Drop
+        </button>
+        <button
+          type="button"
+          className={BUTTON}
+          onClick={() => whatIf.edit({ kind: 'duplicate', pos }, pos + 2)}
+        >
+          Duplicate
+        </button>
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={pos === 0}
+          onClick={() => whatIf.edit({ kind: 'move', from: pos, to: pos - 1 }, pos)}
+        >
+          Move up
+        </button>
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={pos >= total - 1}
+          onClick={() => whatIf.edit({ kind: 'move', from: pos, to: pos + 1 }, pos + 2)}
+        >
+          Move down
+        </button>
+      </fieldset>
+      <ChunkEditor
+        key={`${engine.chunks.length}:${pos}:${JSON.stringify(chunk)}`}
+        initial={JSON.stringify(chunk)}
+        onReplace={(c) => whatIf.edit({ kind: 'replace', pos, chunk: c }, pos + 1)}
+        onInsert={(c) => whatIf.edit({ kind: 'insert', pos: pos + 1, chunk: c }, pos + 2)}
+      />
+      <div className="flex flex-wrap items-center gap-1">
+        <button type="button" className={BUTTON} disabled={!history?.done.length} onClick={whatIf.undo}>
+          Undo
+        </button>
+        <button type="button" className={BUTTON} disabled={!history?.undone.length} onClick={whatIf.redo}>
+          Redo
+        </button>
+        <button type="button" className={BUTTON} disabled={!history?.done.length} onClick={whatIf.reset}>
+          Reset to recording
+        </button>
+        <span aria-live="polite" data-testid="what-if-history" className="text-slate-500">
+          {history?.done.length
+            ? `edited: ${history.done.map(describeEdit).join(', ')}`
+            : 'the recording, unedited'}
+        </span>
+      </div>
+      {session?.edited && (
+        <>
+          <ChangedMarks positions={session.edited.changed} />
+          <p data-testid="what-if-changed">
+            Changed chunks:{' '}
+            {session.edited.changed.length ? session.edited.changed.map((p) => `#${p}`).join(', ') : 'none'}
+            {session.edited.removed.length > 0 &&
+              ` · removed from the recording: ${session.edited.removed.map((p) => `#${p}`).join(', ')}`}
+          </p>
+        </>
+      )}
+      {comparison && <ComparisonSummary comparison={comparison} before="recording" after="edited" />}
+    </div>
+  )
+}
+
+function ChunkEditor({
+  initial,
+  onReplace,
+  onInsert,
+}: {
+  readonly initial: string
+  readonly onReplace: (chunk: AnyChunk) => void
+  readonly onInsert: (chunk: AnyChunk) => void
+}) {
+  const [text, setText] = useState(initial)
+  const parsed = parseChunk(text)
+  const error = typeof parsed === 'string' ? parsed : null
+  return (
+    <div className="flex flex-col gap-1">
+      <label className="flex flex-col gap-0.5">
+        <span className="text-slate-500">The chunk as JSON (payload, index, type)</span>
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={3}
+          spellCheck={false}
+          className="rounded border border-slate-300 p-1 font-mono text-[11px] dark:border-slate-600 dark:bg-slate-800"
+        />
+      </label>
+      {error !== null && (
+        <p role="alert" className="text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-1">
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={error !== null || text === initial}
+          onClick={() => typeof parsed !== 'string' && onReplace(parsed)}
+        >
+          Apply edit
+        </button>
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={error !== null}
+          onClick={() => typeof parsed !== 'string' && onInsert(parsed)}
+        >
+          Insert after
+        </button>
+      </div>
+    </div>
+  )
+}
+
+/** Marks changed rows in the timeline by their `data-pos`, without the timeline knowing about edits. */
+function ChangedMarks({ positions }: { readonly positions: readonly number[] }) {
+  if (positions.length === 0 || positions.length > 2000) return null
+  const selector = positions.map((p) => `.timeline-row[data-pos="${p}"]`).join(',')
+  return (
+    <style>{`${selector}{box-shadow:inset 4px 0 #d97706;background-image:linear-gradient(90deg,rgb(217 119 6 / 0.12),transparent 40%)}`}</style>
+  )
+}
