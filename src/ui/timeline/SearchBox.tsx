@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
+import { useT } from '../i18n/useT'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { adjacentRow, buildTimelineRows, seekTargetOf, type TimelineRows } from './buildTimelineRows'
 
@@ -11,6 +12,7 @@ const DEBOUNCE_MS = 150
  * Enter / Shift+Enter seek to the next / previous match after the cursor, wrapping like a browser's find bar.
  */
 export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; readonly rows: TimelineRows }) {
+  const t = useT()
   const store = useChunkscopeStore()
   const search = useChunkscope((s) => s.filter.search)
   const { setFilter, seekTo } = useChunkscope((s) => s.actions)
@@ -46,8 +48,8 @@ export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; rea
       <input
         type="search"
         data-search="timeline"
-        aria-label="Search payloads"
-        placeholder="Search… ( / )"
+        aria-label={t('timeline.search')}
+        placeholder={t('timeline.searchPlaceholder')}
         className="field w-40 font-mono"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
@@ -65,17 +67,17 @@ export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; rea
         <>
           <output
             aria-live="polite"
-            className="min-w-16 text-xs text-slate-500 tabular-nums dark:text-slate-400"
+            className="min-w-16 text-xs text-slate-600 tabular-nums dark:text-slate-300"
           >
-            {rows.count === 1 ? '1 match' : `${rows.count} matches`}
+            {t('timeline.matches', { count: rows.count })}
           </output>
           <button
             type="button"
             className="btn px-1"
             disabled={rows.count === 0}
             onClick={() => jump(-1)}
-            aria-label="Previous match"
-            title="Previous match (Shift+Enter)"
+            aria-label={t('timeline.prevMatch')}
+            title={t('timeline.prevMatchTitle')}
           >
             ↑
           </button>
@@ -84,8 +86,8 @@ export function SearchBox({ engine, rows }: { readonly engine: ReplayEngine; rea
             className="btn px-1"
             disabled={rows.count === 0}
             onClick={() => jump(1)}
-            aria-label="Next match"
-            title="Next match (Enter)"
+            aria-label={t('timeline.nextMatch')}
+            title={t('timeline.nextMatchTitle')}
           >
             ↓
           </button>
