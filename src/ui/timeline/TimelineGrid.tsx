@@ -151,7 +151,7 @@ export function TimelineGrid({
         tabIndex={0}
         onKeyDown={onKeyDown}
         style={{ height: HEADER + space.body }}
-        className="block w-full outline-offset-[-2px]"
+        className="block w-full min-w-[36rem] outline-offset-[-2px]"
       >
         <thead className="sticky top-0 z-10 block">
           <tr
