@@ -40,11 +40,11 @@ export function JsonTreeView({ tree }: { readonly tree: JsonTree }) {
   const t = useT()
   if (tree.root === null) return null
   return (
-    <div role="group" aria-label={t('json.label')} className="font-mono text-[12px] leading-snug">
+    <figure aria-label={t('json.label')} className="m-0 font-mono text-[12px] leading-snug">
       <Live value={tree.status === 'incomplete'}>
         <NodeView node={tree.root} depth={0} label={null} />
       </Live>
-    </div>
+    </figure>
   )
 }
 

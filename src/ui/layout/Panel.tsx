@@ -6,10 +6,15 @@ type Props = {
   readonly actions?: ReactNode
   readonly children: ReactNode
   readonly className?: string
+  /**
+   * The content scrolls but may hold nothing focusable (text only): make the scroller itself a tab stop, so a
+   * keyboard user can scroll it (WCAG 2.1.1; axe `scrollable-region-focusable`).
+   */
+  readonly focusableScroll?: boolean
 }
 
 /** A named region of the workbench: a small header with a title and optional actions, then scrolling content. */
-export function Panel({ title, actions, children, className = '' }: Props) {
+export function Panel({ title, actions, children, className = '', focusableScroll = false }: Props) {
   return (
     <section
       aria-label={title}
@@ -19,7 +24,10 @@ export function Panel({ title, actions, children, className = '' }: Props) {
         <h2>{title}</h2>
         <div className="ml-auto flex min-w-0 flex-wrap items-center gap-1 normal-case">{actions}</div>
       </header>
-      <div className="min-h-0 flex-1 overflow-auto">{children}</div>
+      {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container must take focus */}
+      <div className="min-h-0 flex-1 overflow-auto" tabIndex={focusableScroll ? 0 : undefined}>
+        {children}
+      </div>
     </section>
   )
 }

@@ -63,6 +63,7 @@ export function FinalMessagePanel() {
     <Panel
       title="Final message"
       className="flex-1"
+      focusableScroll
       actions={
         <>
           <fieldset className="flex">
@@ -86,7 +87,7 @@ export function FinalMessagePanel() {
       }
     >
       {read == null || shown === null ? (
-        <p className="p-2 text-xs text-slate-500">No stream selected.</p>
+        <p className="p-2 text-xs text-slate-600">No stream selected.</p>
       ) : (
         <div className="space-y-1.5 p-2">
           <MessageMeta read={read} streaming={engine?.streaming ?? false} />
@@ -98,7 +99,7 @@ export function FinalMessagePanel() {
             />
           )}
           {why !== null && (
-            <p className="text-xs text-slate-500 dark:text-slate-400">No recorded message: {why}.</p>
+            <p className="text-xs text-slate-600 dark:text-slate-300">No recorded message: {why}.</p>
           )}
           {shown.interrupted && (
             <p className="text-xs text-amber-800 dark:text-amber-300">

@@ -11,7 +11,7 @@ type Props = {
   readonly differing: MessageDiff | null
 }
 
-const HEADING = 'mb-0.5 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400'
+const HEADING = 'mb-0.5 text-[11px] font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300'
 
 /**
  * The assembled blocks, and beside each its recorded counterpart with differing ones outlined. One row per
@@ -61,7 +61,7 @@ export function MessageBlocks({ blocks, recorded, differing }: Props) {
           <h3 className={HEADING}>Recorded</h3>
         </div>
       )}
-      {rows === 0 && <p className="text-xs text-slate-500 italic">(no blocks)</p>}
+      {rows === 0 && <p className="text-xs text-slate-600 italic">(no blocks)</p>}
       <div ref={listRef} className="relative" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const block = assembled[item.index]

@@ -24,14 +24,14 @@ export function RecordedVerdict({ verdict, recorded, midStream }: Props) {
     return (
       <p className="text-xs text-emerald-700 dark:text-emerald-400">
         ✓ matches recorded message{scope}{' '}
-        <span className="text-slate-500 dark:text-slate-400">· {where}</span>
+        <span className="text-slate-600 dark:text-slate-300">· {where}</span>
       </p>
     )
   return (
     <details className="text-xs">
       <summary className="cursor-pointer text-red-700 dark:text-red-400">
         ✗ differs from recorded message{scope}: {describeMessageDiff(verdict.diff, 'assembled', 'recorded')}
-        <span className="text-slate-500 dark:text-slate-400"> · {where}</span>
+        <span className="text-slate-600 dark:text-slate-300"> · {where}</span>
       </summary>
       <div className="mt-1 space-y-1 pl-3">
         {verdict.diff.blocks.map(({ position, fields }) => (

@@ -13,9 +13,9 @@ export function MetricsPanel() {
   const { seekTo } = useChunkscope((s) => s.actions)
   const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks)), [engine])
   return (
-    <Panel title="Metrics" className="flex-1">
+    <Panel title="Metrics" className="flex-1" focusableScroll>
       {metrics === null ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Select a stream to measure it.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">Select a stream to measure it.</p>
       ) : (
         <MetricsBody metrics={metrics} seekTo={seekTo} />
       )}
@@ -74,7 +74,7 @@ function MetricsBody({
       )}
       <p className="font-mono text-[11px] text-slate-700 dark:text-slate-300">
         {usage === null ? (
-          <span className="text-slate-500 dark:text-slate-400">no usage chunk</span>
+          <span className="text-slate-600 dark:text-slate-300">no usage chunk</span>
         ) : (
           <>
             usage in {formatNumber(usage.inputTokens)} · out {formatNumber(usage.outputTokens)}
@@ -116,11 +116,11 @@ function Stat({
 }) {
   return (
     <div className="min-w-0" title={hint ?? undefined}>
-      <dt className="truncate text-[10px] tracking-wide text-slate-500 uppercase dark:text-slate-400">
+      <dt className="truncate text-[10px] tracking-wide text-slate-600 uppercase dark:text-slate-300">
         {label}
       </dt>
       <dd className="font-mono text-sm tabular-nums">{children}</dd>
-      {hint && <dd className="truncate text-[10px] text-slate-500 dark:text-slate-400">{hint}</dd>}
+      {hint && <dd className="truncate text-[10px] text-slate-600 dark:text-slate-300">{hint}</dd>}
     </div>
   )
 }

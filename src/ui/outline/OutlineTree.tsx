@@ -121,7 +121,7 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
   }
 
   if (rows.length === 0) {
-    return <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No streams in this source.</p>
+    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No streams in this source.</p>
   }
   return (
     <ul ref={listRef} role="tree" aria-label="Streams" className="py-0.5">

@@ -42,7 +42,7 @@ export function LinkResult({ link, onDownload }: Props) {
           spellCheck={false}
           value={link.kind === 'busy' ? 'Encoding…' : tooLong ? `${url.slice(0, 20_000)}…` : url}
           onFocus={(event) => event.target.select()}
-          className={`field h-auto w-full resize-none py-1 font-mono text-[11px] break-all ${link.kind === 'busy' ? 'text-slate-400' : ''}`}
+          className={`field h-auto w-full resize-none py-1 font-mono text-[11px] break-all ${link.kind === 'busy' ? 'text-slate-600' : ''}`}
         />
       )}
       {link.kind === 'ready' && link.warning !== null && (
@@ -61,10 +61,10 @@ export function LinkResult({ link, onDownload }: Props) {
           Copy link
         </button>
         {link.kind === 'busy' && (
-          <span className="text-xs text-slate-500 dark:text-slate-400">Encoding…</span>
+          <span className="text-xs text-slate-600 dark:text-slate-300">Encoding…</span>
         )}
         {link.kind === 'ready' && link.encrypted && (
-          <span className="text-xs text-slate-500 dark:text-slate-400">
+          <span className="text-xs text-slate-600 dark:text-slate-300">
             encrypted: opening it asks for the passphrase
           </span>
         )}

@@ -39,7 +39,7 @@ export function ShareDialog({ input, onClose }: Props) {
     <div className="flex flex-col gap-3 p-4 text-sm">
       <header>
         <h2 className="font-semibold">Share this replay as a link</h2>
-        <p className="text-xs text-slate-500 dark:text-slate-400">
+        <p className="text-xs text-slate-600 dark:text-slate-300">
           Nothing is uploaded: the data travels inside the link, after the{' '}
           <span className="font-mono">#</span>, which browsers never send to a server.
         </p>
@@ -60,7 +60,7 @@ export function ShareDialog({ input, onClose }: Props) {
           onChange={(event) => setPassphrase(event.target.value)}
         />
         {passphrase !== '' && (
-          <span className="text-slate-500 dark:text-slate-400">send the passphrase separately</span>
+          <span className="text-slate-600 dark:text-slate-300">send the passphrase separately</span>
         )}
       </label>
       <LinkResult link={link} onDownload={downloadFile} />

@@ -48,7 +48,7 @@ export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
               onChange={() => onChange({ ...choice, scope: scope.id })}
             />
             <span>{scope.label}</span>
-            <span className="text-slate-500 tabular-nums dark:text-slate-400">{scope.detail}</span>
+            <span className="text-slate-600 tabular-nums dark:text-slate-300">{scope.detail}</span>
           </label>
         ))}
         <label className="ml-5 flex items-center gap-2 text-xs">
@@ -69,7 +69,7 @@ export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
             }
             className="field w-24 tabular-nums"
           />
-          <span className="text-slate-500 dark:text-slate-400">chunks, cursor at {n(input.k)}</span>
+          <span className="text-slate-600 dark:text-slate-300">chunks, cursor at {n(input.k)}</span>
         </label>
       </fieldset>
       <fieldset className="flex flex-col gap-1">
@@ -85,7 +85,7 @@ export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
               }
             />
             <span>{option.label}</span>
-            <span className="text-slate-500 dark:text-slate-400">{option.hint}</span>
+            <span className="text-slate-600 dark:text-slate-300">{option.hint}</span>
           </label>
         ))}
       </fieldset>
