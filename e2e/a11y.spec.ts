@@ -82,9 +82,8 @@ test('the Examples menu works from the keyboard and gives focus back to its butt
   await page.keyboard.press('ArrowDown')
   await expect(items.first()).toBeFocused()
   await page.keyboard.press('ArrowDown')
-  await page.keyboard.press('ArrowDown')
   await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(/ex=straggler/)
+  await expect(page).toHaveURL(/ex=seed-ja/)
   await expect(button).toBeFocused()
 })
 
@@ -95,6 +94,6 @@ test('the narration is a polite live region that follows playback', async ({ pag
   await expect(narration).toHaveText(/^Nothing applied yet/)
   await page.getByRole('button', { name: 'Play' }).click()
   await expect(narration).toHaveText(/^seq \d+: /)
-  await expect(page.getByLabel('Position')).toHaveText('8 / 8')
+  await expect(page.getByLabel('Position')).toHaveText(/^(\d+) \/ \1$/)
   await expect(narration).toHaveText(/finish/)
 })
