@@ -54,3 +54,46 @@ for (const scheme of ['light', 'dark'] as const) {
     })
   })
 }
+
+test('the Examples menu works from the keyboard and gives focus back to its button', async ({ page }) => {
+  await openApp(page, '#ex=seed')
+  const button = page.getByText('Examples ▾')
+  await button.focus()
+  await page.keyboard.press('Enter')
+  const items = page.getByRole('menu', { name: 'Examples' }).getByRole('menuitem')
+  await expect(items.first()).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(items.nth(1)).toBeFocused()
+  await page.keyboard.press('End')
+  await expect(items.last()).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(items.first()).toBeFocused()
+  await page.keyboard.press('ArrowUp')
+  await expect(items.last()).toBeFocused()
+  await page.keyboard.press('Home')
+  await expect(items.first()).toBeFocused()
+  // The arrows moved through the menu, not the cursor.
+  await expect(page.getByLabel('Position')).toHaveText(/^\d+ \/ \d+$/)
+  await page.keyboard.press('Escape')
+  await expect(button).toBeFocused()
+  await expect(items.first()).toBeHidden()
+
+  // Choosing an item opens its lesson and leaves focus on the button, not on the page's body.
+  await page.keyboard.press('ArrowDown')
+  await expect(items.first()).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/ex=seed-ja/)
+  await expect(button).toBeFocused()
+})
+
+test('the narration is a polite live region that follows playback', async ({ page }) => {
+  await openApp(page, '#ex=straggler&k=0')
+  const narration = page.getByLabel('Explanation')
+  await expect(narration).toHaveAttribute('aria-live', 'polite')
+  await expect(narration).toHaveText(/^Nothing applied yet/)
+  await page.getByRole('button', { name: 'Play' }).click()
+  await expect(narration).toHaveText(/^seq \d+: /)
+  await expect(page.getByLabel('Position')).toHaveText(/^(\d+) \/ \1$/)
+  await expect(narration).toHaveText(/finish/)
+})

@@ -77,7 +77,7 @@ export function App() {
     // `data-state` is the app's idle signal for e2e: "loading" until a source is on screen and while one loads.
     <div
       data-state={status === 'loading' || !hasSource ? 'loading' : 'idle'}
-      className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+      className="flex h-screen min-h-[40rem] flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
     >
       <Toolbar
         outlineOpen={drawer}
@@ -106,8 +106,9 @@ export function App() {
           />
         </div>
         <main className="flex min-h-0 min-w-0 flex-1 flex-col wide:flex-row">
-          <div className="flex min-h-0 min-w-0 flex-1 flex-col">
-            <div style={{ height: sizes.lanes }} className="shrink-0 overflow-hidden">
+          {/* Below the wide breakpoint the blocks sit under the timeline: the timeline keeps two thirds. */}
+          <div className="flex min-h-0 min-w-0 flex-[2] flex-col">
+            <div style={{ height: `min(${sizes.lanes}px, 18vh)` }} className="shrink-0 overflow-hidden">
               <Lanes />
             </div>
             <Resizer
@@ -151,9 +152,9 @@ export function App() {
         sign={-1}
         onChange={(bottom) => resize({ bottom })}
       />
-      <div style={{ height: sizes.bottom }} className="flex min-h-0 shrink-0">
+      <div style={{ height: `min(${sizes.bottom}px, 30vh)` }} className="flex min-h-0 shrink-0">
         <FinalMessagePanel />
-        <div className="flex w-80 shrink-0 border-l border-slate-200 wide:w-[30rem] dark:border-slate-700">
+        <div className="flex w-[min(20rem,45vw)] shrink-0 border-l border-slate-200 wide:w-[30rem] dark:border-slate-700">
           <MetricsPanel />
         </div>
       </div>

@@ -47,12 +47,32 @@ export const CHUNK_STYLE: Record<
 }
 
 /** Block types share the accent of the delta that fills them. */
-export const BLOCK_ACCENT: Record<string, { readonly border: string; readonly fill: string }> = {
-  text: { border: 'border-l-sky-500 dark:border-l-sky-400', fill: '#0ea5e9' },
-  reasoning: { border: 'border-l-violet-500 dark:border-l-violet-400', fill: '#8b5cf6' },
-  'tool-call': { border: 'border-l-emerald-500 dark:border-l-emerald-400', fill: '#10b981' },
+export const BLOCK_ACCENT: Record<
+  string,
+  { readonly border: string; readonly fill: string; readonly text: string }
+> = {
+  // `text` is the accent as type: a shade with 4.5:1 on the card (the 500 fills are for bars, not letters).
+  text: {
+    border: 'border-l-sky-500 dark:border-l-sky-400',
+    fill: '#0ea5e9',
+    text: 'text-sky-700 dark:text-sky-300',
+  },
+  reasoning: {
+    border: 'border-l-violet-500 dark:border-l-violet-400',
+    fill: '#8b5cf6',
+    text: 'text-violet-700 dark:text-violet-300',
+  },
+  'tool-call': {
+    border: 'border-l-emerald-500 dark:border-l-emerald-400',
+    fill: '#10b981',
+    text: 'text-emerald-700 dark:text-emerald-300',
+  },
 }
-export const OTHER_ACCENT = { border: 'border-l-slate-400 dark:border-l-slate-500', fill: '#94a3b8' }
+export const OTHER_ACCENT = {
+  border: 'border-l-slate-400 dark:border-l-slate-500',
+  fill: '#94a3b8',
+  text: 'text-slate-700 dark:text-slate-300',
+}
 
 export const UNKNOWN_BADGE = 'bg-red-100 text-red-900 dark:bg-red-900/60 dark:text-red-100'
 

@@ -19,7 +19,7 @@ const STATE: Record<PairState, string> = {
   applied: 'hover:bg-slate-50 dark:hover:bg-slate-800/70',
   current:
     'bg-sky-100 shadow-[inset_3px_0_0_var(--color-sky-500)] dark:bg-sky-900/50 dark:shadow-[inset_3px_0_0_var(--color-sky-400)]',
-  pending: 'opacity-55 hover:bg-slate-50 hover:opacity-90 dark:hover:bg-slate-800/70',
+  pending: 'italic text-slate-600 hover:bg-slate-50 dark:text-slate-300 dark:hover:bg-slate-800/70',
 }
 
 type Props = {
@@ -57,11 +57,11 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
     const blockIndex = indexOf(chunk)
     lines.push(
       <div key={pos} className="flex min-w-0 items-center gap-1.5 leading-4">
-        <span className="w-10 shrink-0 text-right text-slate-400 tabular-nums dark:text-slate-500">
+        <span className="w-10 shrink-0 text-right text-slate-600 tabular-nums dark:text-slate-400">
           #{pos}
         </span>
         <span className={`shrink-0 rounded px-1 ${style?.badge ?? UNKNOWN_BADGE}`}>{chunk.type}</span>
-        <span className="w-4 shrink-0 text-right text-slate-500 tabular-nums dark:text-slate-400">
+        <span className="w-4 shrink-0 text-right text-slate-600 tabular-nums dark:text-slate-300">
           {blockIndex ?? ''}
         </span>
         <span className="min-w-0 truncate">{payloadPreview(chunk)}</span>
@@ -83,12 +83,12 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
     >
       <div className="min-w-0">
         {raw === null ? (
-          <span className="text-slate-400 italic dark:text-slate-500">
+          <span className="text-slate-600 italic dark:text-slate-400">
             no event — synthesised at end of body
           </span>
         ) : (
           <>
-            <span className="mr-1.5 text-[10px] text-slate-400 tabular-nums dark:text-slate-500">
+            <span className="mr-1.5 text-[10px] text-slate-600 tabular-nums dark:text-slate-400">
               L{trace.line[event]}
             </span>
             <span
@@ -107,7 +107,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
       </div>
       <div className="min-w-0">
         {to === from ? (
-          <span className="text-slate-400 dark:text-slate-500">
+          <span className="text-slate-600 dark:text-slate-400">
             — no chunk{explanation === null ? '' : `: ${explanation.text}`}
           </span>
         ) : (
@@ -121,7 +121,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
             <span aria-hidden>{SEVERITY_ICON.warning.icon}</span> {explanation.text}
           </div>
         )}
-        {to > shown && <div className="text-slate-400 dark:text-slate-500">… {to - shown} more chunks</div>}
+        {to > shown && <div className="text-slate-600 dark:text-slate-400">… {to - shown} more chunks</div>}
       </div>
     </li>
   )

@@ -74,7 +74,7 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
       title="Adapter"
       className="flex-1"
       actions={
-        <span className="text-[11px] font-normal text-slate-500 tabular-nums dark:text-slate-400">
+        <span className="text-[11px] font-normal text-slate-600 tabular-nums dark:text-slate-300">
           {trace.count} events → {attempt.chunks.length} chunks · {counts.empty} produced none
           {counts.synthesised > 0 ? ` · ${counts.synthesised} synthesised` : ''}
           {rows.count > shown ? ` · pairs ${wanted + 1}–${wanted + shown} (follows the cursor)` : ''}
@@ -82,7 +82,7 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
       }
     >
       <div className="flex h-full min-h-0 flex-col">
-        <div className="grid shrink-0 grid-cols-2 gap-x-3 border-b border-slate-200 px-2 py-0.5 text-[11px] font-medium text-slate-500 dark:border-slate-700 dark:text-slate-400">
+        <div className="grid shrink-0 grid-cols-2 gap-x-3 border-b border-slate-200 px-2 py-0.5 text-[11px] font-medium text-slate-600 dark:border-slate-700 dark:text-slate-300">
           <span>Raw event ({trace.format})</span>
           <span>Chunks it became</span>
         </div>

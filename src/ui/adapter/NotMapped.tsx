@@ -20,7 +20,7 @@ export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diag
         onClick={() => setOpen(!open)}
         className="sticky top-0 flex w-full items-center gap-1.5 bg-white px-2 py-0.5 text-left font-medium text-slate-700 hover:bg-slate-50 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
       >
-        <span aria-hidden className="w-3 text-slate-400">
+        <span aria-hidden className="w-3 text-slate-600">
           {open ? '▾' : '▸'}
         </span>
         Not mapped / reader notes ({diagnostics.length})
@@ -36,7 +36,7 @@ export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diag
             </li>
           ))}
           {diagnostics.length > SHOWN && (
-            <li className="text-slate-400 dark:text-slate-500">… {diagnostics.length - SHOWN} more</li>
+            <li className="text-slate-600 dark:text-slate-400">… {diagnostics.length - SHOWN} more</li>
           )}
         </ul>
       )}

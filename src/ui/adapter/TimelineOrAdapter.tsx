@@ -31,7 +31,7 @@ export function TimelineOrAdapter() {
             className={`rounded-t px-2 py-0.5 text-[11px] font-medium ${
               tab === name
                 ? 'border border-b-0 border-slate-200 bg-white text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100'
-                : 'text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200'
+                : 'text-slate-600 hover:text-slate-800 dark:text-slate-300 dark:hover:text-slate-200'
             }`}
           >
             {name}

@@ -6,6 +6,7 @@ import { buildJsonTree } from './buildJsonTree'
 import { JsonStatus, JsonTreeView } from './JsonTreeView'
 import { ShownText } from '../ShownText'
 import { TextTail } from './TextTail'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly block: BlockFrame
@@ -64,30 +65,31 @@ type ToolCallProps = {
 }
 
 function ToolCall({ id, name, args, mark, markClass }: ToolCallProps) {
+  const t = useT()
   const tree = useMemo(() => (args.length > TREE_LIMIT ? null : buildJsonTree(args)), [args])
   return (
     <div className="space-y-1">
       <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
         <span className="font-mono font-semibold">
           {name === null ? (
-            <span className="font-normal text-slate-400 italic">no name yet</span>
+            <span className="font-normal text-slate-600 italic dark:text-slate-300">{t('tool.noName')}</span>
           ) : (
             <ShownText text={name || "''"} />
           )}
         </span>
-        <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
-          {id === null ? 'no id yet' : id === '' ? "id ''" : <ShownText text={id} />}
+        <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
+          {id === null ? t('tool.noId') : id === '' ? "id ''" : <ShownText text={id} />}
         </span>
       </p>
       <TextTail text={args} mark={mark} markClass={markClass} mono />
       {tree === null ? (
-        <p className="text-[11px] text-slate-500">
-          arguments too long for a live JSON tree ({args.length} chars)
+        <p className="text-[11px] text-slate-600 dark:text-slate-300">
+          {t('tool.tooLong', { count: args.length })}
         </p>
       ) : (
         args !== '' && (
           <details open className="rounded bg-slate-50 px-1.5 py-1 dark:bg-slate-800/60">
-            <summary className="cursor-pointer text-[11px] marker:text-slate-400">
+            <summary className="cursor-pointer text-[11px] marker:text-slate-500">
               <JsonStatus tree={tree} />
             </summary>
             <JsonTreeView tree={tree} />

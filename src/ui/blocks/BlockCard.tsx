@@ -3,6 +3,7 @@ import { showValue } from '../../core/checks'
 import type { BlockFrame, ReplayEngine } from '../../core/ReplayEngine'
 import { BLOCK_ACCENT, CHUNK_STYLE, OTHER_ACCENT, UNKNOWN_BADGE } from '../chunkStyle'
 import { HiddenCharsBadge } from '../HiddenCharsBadge'
+import { useT } from '../i18n/useT'
 import { BlockBody } from './BlockBody'
 import { blockNotes, frozenDiff, type Note } from './buildBlockCard'
 import { FieldDiffList } from './DiffView'
@@ -29,9 +30,10 @@ const WARN_BADGE = 'bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-a
 
 /** One block as it stands at the cursor: type, state, what streamed so far, notes, and the block-end's verdict. */
 export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Props) {
+  const t = useT()
   const { life } = block
   const accent = BLOCK_ACCENT[life.blockType] ?? OTHER_ACCENT
-  const notes = blockNotes(engine, block, k, maxTokens)
+  const notes = blockNotes(engine, block, k, maxTokens, t)
   const diff = frozenDiff(engine, block)
   const known = life.blockType in BLOCK_ACCENT
   const firstSeq = engine.chunks[life.openedAt]?.seq
@@ -48,28 +50,26 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
   )
   return (
     <article
-      aria-label={`Block ${showValue(life.index)}`}
+      aria-label={t('block.title', { index: showValue(life.index) })}
       className={`rounded border border-l-4 border-slate-200 bg-white px-2 py-1.5 dark:border-slate-700 dark:bg-slate-900 ${accent.border}`}
     >
       <header className="mb-1 flex flex-wrap items-center gap-1.5 text-xs">
-        <h3 className="font-semibold">Block {showValue(life.index)}</h3>
+        <h3 className="font-semibold">{t('block.title', { index: showValue(life.index) })}</h3>
         <span
-          className={`font-mono text-[11px] font-medium ${known ? '' : `${BADGE} ${UNKNOWN_BADGE}`}`}
-          style={known ? { color: accent.fill } : undefined}
+          className={`font-mono text-[11px] font-medium ${known ? accent.text : `${BADGE} ${UNKNOWN_BADGE}`}`}
         >
           {life.blockType}
         </span>
         <span
           className={`${BADGE} ${block.state === 'frozen' ? CHUNK_STYLE['block-end'].badge : CHUNK_STYLE['block-start'].badge}`}
         >
-          {block.state}
+          {t('block.state', { state: block.state })}
         </span>
-        {life.implicit && <span className={`${BADGE} ${WARN_BADGE}`}>implicit</span>}
-        {block.differs && <span className={`${BADGE} ${WARN_BADGE}`}>block-end differs</span>}
+        {life.implicit && <span className={`${BADGE} ${WARN_BADGE}`}>{t('block.implicit')}</span>}
+        {block.differs && <span className={`${BADGE} ${WARN_BADGE}`}>{t('block.differs')}</span>}
         <HiddenCharsBadge texts={texts} />
-        <span className="ml-auto font-mono text-[10px] text-slate-400 dark:text-slate-500">
-          seq {firstSeq}
-          {closedSeq != null ? `–${closedSeq}` : '–'}
+        <span className="ml-auto font-mono text-[10px] text-slate-600 dark:text-slate-300">
+          {t('block.seqRange', { from: firstSeq ?? '?', to: closedSeq ?? '' })}
         </span>
       </header>
       {notes.length > 0 && (
@@ -89,10 +89,10 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
           className="mt-1.5 rounded border border-amber-300 bg-amber-50/60 px-1.5 py-1 dark:border-amber-700/70 dark:bg-amber-950/30"
         >
           <summary className="cursor-pointer text-[11px] font-medium text-amber-900 marker:text-amber-500 dark:text-amber-200">
-            block-end differs from what the deltas built (the block-end wins)
+            {t('block.diffSummary')}
           </summary>
           <div className="mt-1">
-            <FieldDiffList fields={diff} before="the deltas" after="the block-end" />
+            <FieldDiffList fields={diff} before={t('block.theDeltas')} after={t('block.theBlockEnd')} />
           </div>
         </details>
       )}

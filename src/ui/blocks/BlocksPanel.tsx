@@ -4,6 +4,8 @@ import { isStreamChunk } from '../../core/protocol'
 import type { BlockFrame } from '../../core/ReplayEngine'
 import { CHUNK_STYLE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
+import type { T } from '../i18n/translate'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { BlockCard } from './BlockCard'
 import { latestDelta } from './buildBlockCard'
@@ -15,6 +17,7 @@ const NO_BLOCKS: readonly BlockFrame[] = []
  * a stream with thousands of blocks renders only the cards in view; it follows the block the last chunk touched.
  */
 export function BlocksPanel() {
+  const t = useT()
   const frame = useChunkscope((s) => s.frame)
   const engine = useChunkscope((s) => s.engine)
   const partials = frame?.partials ?? NO_BLOCKS
@@ -48,12 +51,12 @@ export function BlocksPanel() {
 
   return (
     <Panel
-      title="Blocks"
+      title={t('blocks.title')}
       className="flex-1"
       actions={
         partials.length > 0 && (
-          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
-            {partials.length} {partials.length === 1 ? 'block' : 'blocks'} · {open} open
+          <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
+            {t('blocks.count', { count: partials.length, open })}
           </span>
         )
       }
@@ -61,16 +64,14 @@ export function BlocksPanel() {
       <div ref={scrollRef} className="h-full overflow-auto">
         {frame !== null && engine !== null && frame.errorPos !== null && (
           <p role="alert" className="px-2 pt-1.5 text-xs text-red-700 dark:text-red-400">
-            {stoppedAt(engine.chunks[frame.errorPos]?.seq, frame.error)}
+            {stoppedAt(engine.chunks[frame.errorPos]?.seq, frame.error, t)}
           </p>
         )}
         {frame === null || engine === null ? (
-          <p className="p-2 text-xs text-slate-500">No stream selected.</p>
+          <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('blocks.noStream')}</p>
         ) : partials.length === 0 ? (
-          <p className="p-2 text-xs text-slate-500">
-            {engine.lives.length === 0
-              ? 'This stream has no blocks.'
-              : 'No block yet: step forward to see one open.'}
+          <p className="p-2 text-xs text-slate-600 dark:text-slate-300">
+            {engine.lives.length === 0 ? t('blocks.none') : t('blocks.notYet')}
           </p>
         ) : (
           <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
@@ -103,6 +104,6 @@ export function BlocksPanel() {
 }
 
 /** The banner over the blocks once a push threw (docs/protocol.md §3): what they are from then on. */
-function stoppedAt(seq: number | undefined, error: string | null): string {
-  return `The harness's push threw at seq ${seq ?? '?'}: ${error ?? ''}. It reads no chunk after that one; the blocks below are its assembler at that moment, and blocks() gives no message.`
+function stoppedAt(seq: number | undefined, error: string | null, t: T): string {
+  return t('blocks.stopped', { seq: seq ?? '?', error: error ?? '' })
 }

@@ -54,7 +54,7 @@ export function FieldDiffList({ fields, before, after }: Props) {
     <dl className="space-y-1 text-xs">
       {fields.map((field) => (
         <div key={field.field}>
-          <dt className="font-mono text-[11px] text-slate-500 dark:text-slate-400">{field.field}</dt>
+          <dt className="font-mono text-[11px] text-slate-600 dark:text-slate-300">{field.field}</dt>
           <dd className="pl-2">
             {field.parts ? (
               <DiffText parts={field.parts} />

@@ -3,6 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useRef } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { Panel } from '../layout/Panel'
+import type { T } from '../i18n/translate'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { describeIgnored } from './buildIgnored'
 
@@ -16,6 +18,7 @@ const BADGE =
  * (the visible ones only), never sliced per step; a click moves the cursor to just after that chunk.
  */
 export function IgnoredPanel() {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const count = useChunkscope((s) => s.frame?.ignoredCount ?? 0)
   const k = useChunkscope((s) => s.k)
@@ -39,11 +42,11 @@ export function IgnoredPanel() {
       style={{ height }}
     >
       <Panel
-        title="Ignored"
+        title={t('ignored.title')}
         className="min-h-0 flex-1"
         actions={
           total > 0 && (
-            <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+            <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
               {count} / {total}
             </span>
           )
@@ -51,10 +54,8 @@ export function IgnoredPanel() {
       >
         <div ref={scrollRef} className="h-full overflow-auto">
           {engine === null ? null : count === 0 ? (
-            <p className="p-2 text-xs text-slate-500 dark:text-slate-400">
-              {total === 0
-                ? 'Nothing ignored in this stream.'
-                : `Nothing ignored yet (${total} later in the stream).`}
+            <p className="p-2 text-xs text-slate-600 dark:text-slate-300">
+              {total === 0 ? t('ignored.none') : t('ignored.notYet', { total })}
             </p>
           ) : (
             <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
@@ -67,6 +68,7 @@ export function IgnoredPanel() {
                   current={engine.ignored[item.index]!.pos + 1 === k}
                   measure={virtualizer.measureElement}
                   onSeek={seekTo}
+                  t={t}
                 />
               ))}
             </ul>
@@ -84,10 +86,19 @@ type RowProps = {
   readonly current: boolean
   readonly measure: (element: HTMLElement | null) => void
   readonly onSeek: (k: number) => void
+  readonly t: T
 }
 
 /** Memoized: a step changes at most the current row, so the others keep their rendering. */
-const IgnoredRow = memo(function IgnoredRow({ engine, position, start, current, measure, onSeek }: RowProps) {
+const IgnoredRow = memo(function IgnoredRow({
+  engine,
+  position,
+  start,
+  current,
+  measure,
+  onSeek,
+  t,
+}: RowProps) {
   const item = engine.ignored[position]!
   return (
     <li
@@ -99,17 +110,19 @@ const IgnoredRow = memo(function IgnoredRow({ engine, position, start, current, 
       <button
         type="button"
         aria-current={current ? 'step' : undefined}
-        title="Move the cursor to just after this chunk"
+        title={t('ignored.seek')}
         className="w-full px-2 py-1 text-left hover:bg-slate-50 aria-[current=step]:bg-sky-50 dark:hover:bg-slate-800 dark:aria-[current=step]:bg-sky-950"
         onClick={() => onSeek(item.pos + 1)}
       >
         <span className="flex items-center gap-1.5 text-xs">
-          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">seq {item.seq}</span>
+          <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
+            {t('findings.seq', { seq: item.seq })}
+          </span>
           <span className={BADGE}>{item.kind}</span>
-          <span className="text-[11px]">block {showValue(item.index)}</span>
+          <span className="text-[11px]">{t('ignored.block', { index: showValue(item.index) })}</span>
         </span>
         <span className="block text-[11px] leading-snug text-slate-600 dark:text-slate-300">
-          {describeIgnored(item, engine)}
+          {describeIgnored(item, engine, t)}
         </span>
       </button>
     </li>

@@ -1,4 +1,5 @@
 import { createContext, useContext, useState, type ReactNode } from 'react'
+import { useT } from '../i18n/useT'
 import type { JsonNode, JsonTree } from './buildJsonTree'
 
 /** Children shown per container before a "show more" button; keeps a huge argument object cheap to render. */
@@ -8,36 +9,42 @@ const OPEN_DEPTH = 2
 const MAX_DEPTH = 40
 
 const STATUS_CLASS = {
-  complete: 'text-slate-500 dark:text-slate-400',
-  incomplete: 'text-slate-500 dark:text-slate-400',
+  complete: 'text-slate-600 dark:text-slate-300',
+  incomplete: 'text-slate-600 dark:text-slate-300',
   invalid: 'text-red-700 dark:text-red-400',
 } as const
 
 /** The status line of a streaming JSON text: what part of it parses. */
 export function JsonStatus({ tree }: { readonly tree: JsonTree }) {
+  const t = useT()
   const text =
     tree.status === 'invalid'
-      ? `invalid JSON at offset ${tree.errorAt}: ${tree.error}`
+      ? t('json.invalid', { at: tree.errorAt ?? '', error: tree.error ?? '' })
       : tree.status === 'complete'
-        ? 'complete JSON'
+        ? t('json.complete')
         : tree.root === null
-          ? 'no JSON yet'
-          : 'incomplete JSON (a valid prefix)'
+          ? t('json.none')
+          : t('json.incomplete')
   return <span className={`text-[11px] ${STATUS_CLASS[tree.status]}`}>{text}</span>
 }
 
 /** Whether the text may still grow: carets mark the parts still arriving only then (not in an invalid text). */
 const Live = createContext(true)
 
-/** Tool-call arguments as a collapsible tree of what has parsed so far; strings always rendered as text. */
+/**
+ * Tool-call arguments as a collapsible tree of what has parsed so far; strings always rendered as text. Plain
+ * nested groups, not an ARIA `tree` (which promises arrow-key navigation between items): each container's fold
+ * button carries `aria-expanded`, and the text reads in order.
+ */
 export function JsonTreeView({ tree }: { readonly tree: JsonTree }) {
+  const t = useT()
   if (tree.root === null) return null
   return (
-    <div aria-label="Arguments as JSON" className="font-mono text-[12px] leading-snug">
+    <figure aria-label={t('json.label')} className="m-0 font-mono text-[12px] leading-snug">
       <Live value={tree.status === 'incomplete'}>
         <NodeView node={tree.root} depth={0} label={null} />
       </Live>
-    </div>
+    </figure>
   )
 }
 
@@ -47,12 +54,7 @@ function NodeView({ node, depth, label }: NodeProps) {
   if (node.kind === 'object' || node.kind === 'array')
     return <ContainerView node={node} depth={depth} label={label} />
   return (
-    <div
-      role="treeitem"
-      aria-selected={false}
-      className="break-all whitespace-pre-wrap"
-      style={{ paddingLeft: indent(depth) }}
-    >
+    <div className="break-all whitespace-pre-wrap" style={{ paddingLeft: indent(depth) }}>
       {label}
       <Scalar node={node} />
     </div>
@@ -60,13 +62,17 @@ function NodeView({ node, depth, label }: NodeProps) {
 }
 
 function Caret() {
+  const t = useT()
+  // Text for screen readers beside the glyph: aria-label on a <span> is not read (it has no role to name).
   return useContext(Live) ? (
-    <span aria-label="still arriving" className="animate-pulse text-sky-600 dark:text-sky-400">
-      ▌
+    <span className="animate-pulse text-sky-700 dark:text-sky-400">
+      <span aria-hidden>▌</span>
+      <span className="sr-only">{t('json.arriving')}</span>
     </span>
   ) : (
-    <span aria-label="unfinished" className="text-red-600 dark:text-red-400">
-      ✕
+    <span className="text-red-700 dark:text-red-400">
+      <span aria-hidden>✕</span>
+      <span className="sr-only">{t('json.unfinished')}</span>
     </span>
   )
 }
@@ -100,11 +106,12 @@ function ContainerView({
   depth,
   label,
 }: NodeProps & { readonly node: Extract<JsonNode, { kind: 'object' | 'array' }> }) {
+  const t = useT()
   const [open, setOpen] = useState(depth < OPEN_DEPTH)
   const [limit, setLimit] = useState(PAGE)
   const size = node.kind === 'object' ? node.entries.length : node.items.length
   const [left, right] = node.kind === 'object' ? ['{', '}'] : ['[', ']']
-  const summary = `${size} ${node.kind === 'object' ? (size === 1 ? 'key' : 'keys') : size === 1 ? 'item' : 'items'}`
+  const summary = t(node.kind === 'object' ? 'json.keys' : 'json.items', { count: size })
   const children: ReactNode[] = []
   if (open && depth < MAX_DEPTH) {
     const shown = Math.min(size, limit)
@@ -115,19 +122,14 @@ function ContainerView({
       }
       const entry = node.entries[position]!
       const key = (
-        <span className="text-slate-600 dark:text-slate-400">
+        <span className="text-slate-600 dark:text-slate-300">
           {JSON.stringify(entry.key).slice(0, entry.keyClosed ? undefined : -1)}
           {entry.keyClosed ? ': ' : <Caret />}
         </span>
       )
       children.push(
         entry.value === null ? (
-          <div
-            key={position}
-            role="treeitem"
-            aria-selected={false}
-            style={{ paddingLeft: indent(depth + 1) }}
-          >
+          <div key={position} style={{ paddingLeft: indent(depth + 1) }}>
             {key}
           </div>
         ) : (
@@ -139,28 +141,30 @@ function ContainerView({
       children.push(
         <div key="more" style={{ paddingLeft: indent(depth + 1) + TOGGLE }}>
           <button type="button" className="btn" onClick={() => setLimit(limit + PAGE)}>
-            show {Math.min(PAGE, size - shown)} more of {size - shown}
+            {t('json.more', { count: Math.min(PAGE, size - shown), left: size - shown })}
           </button>
         </div>,
       )
   }
   return (
-    <div aria-expanded={open}>
+    <div>
       <div className="whitespace-pre" style={{ paddingLeft: indent(depth) }}>
         <button
           type="button"
           aria-expanded={open}
-          aria-label={open ? 'Collapse' : 'Expand'}
-          className="inline-block w-3.5 text-left text-slate-400 hover:text-slate-700 dark:hover:text-slate-200"
+          aria-label={t(open ? 'json.collapse' : 'json.expand')}
+          className="inline-block w-3.5 text-left text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-slate-100"
           onClick={() => setOpen(!open)}
         >
           {open ? '▾' : '▸'}
         </button>
         {label}
         {left}
-        {!open && <span className="text-slate-400"> {summary} </span>}
+        {!open && <span className="text-slate-600 dark:text-slate-300"> {summary} </span>}
         {!open && (node.closed ? right : <Caret />)}
-        {open && depth >= MAX_DEPTH && <span className="text-slate-400"> … nested too deep to show</span>}
+        {open && depth >= MAX_DEPTH && (
+          <span className="text-slate-600 dark:text-slate-300"> {t('json.tooDeep')}</span>
+        )}
       </div>
       {open && children.length > 0 && <div>{children}</div>}
       {open && <div style={{ paddingLeft: indent(depth) + TOGGLE }}>{node.closed ? right : <Caret />}</div>}

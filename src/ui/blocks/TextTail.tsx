@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { ShownText } from '../ShownText'
 import { showTail } from './buildBlockCard'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly text: string
@@ -34,6 +35,7 @@ export function TextTail({
   limit = DEFAULT_LIMIT,
   className = '',
 }: Props) {
+  const t = useT()
   const [all, setAll] = useState(false)
   const shown = showTail(text, mark, all ? Math.max(limit, EXPANDED_LIMIT) : limit, false)
   const font = mono ? 'font-mono text-[12px]' : 'text-[13px]'
@@ -41,27 +43,29 @@ export function TextTail({
     <div className={`${font} leading-snug break-words whitespace-pre-wrap ${className}`}>
       {shown.hidden > 0 && !all && (
         <button type="button" className="btn mr-1 mb-0.5 align-baseline" onClick={() => setAll(true)}>
-          ⋯ {shown.hidden.toLocaleString('en')} earlier chars
+          {t('text.earlier', { count: shown.hidden.toLocaleString('en') })}
         </button>
       )}
       {shown.hidden > 0 && all && (
-        <span className="mr-1 text-[11px] text-slate-500 dark:text-slate-400">
-          ⋯ {shown.hidden.toLocaleString('en')} earlier chars not shown (the page shows at most{' '}
-          {EXPANDED_LIMIT.toLocaleString('en')} per text; Export has it all)
+        <span className="mr-1 text-[11px] text-slate-600 dark:text-slate-300">
+          {t('text.earlierHidden', {
+            count: shown.hidden.toLocaleString('en'),
+            limit: EXPANDED_LIMIT.toLocaleString('en'),
+          })}
         </span>
       )}
       {all && text.length > limit && (
         <button type="button" className="btn mr-1 mb-0.5 align-baseline" onClick={() => setAll(false)}>
-          fold
+          {t('text.fold')}
         </button>
       )}
       <ShownText text={shown.plain} />
       {shown.marked !== '' && (
-        <mark title="the latest delta" className={`rounded-sm text-inherit ${markClass}`}>
+        <mark title={t('text.latest')} className={`rounded-sm text-inherit ${markClass}`}>
           <ShownText text={shown.marked} />
         </mark>
       )}
-      {text === '' && <span className="text-slate-400 italic dark:text-slate-500">(empty)</span>}
+      {text === '' && <span className="text-slate-600 italic dark:text-slate-300">{t('text.empty')}</span>}
     </div>
   )
 }

@@ -1,6 +1,7 @@
 import { showValue } from '../../core/checks'
 import type { BlockFrame, BlockLife, ReplayEngine, ReplayFrame } from '../../core/ReplayEngine'
 import type { ContentBlock } from '../../core/protocol'
+import { english, type T } from '../i18n/translate'
 import { diffBlocks, type FieldDiff } from './buildDiff'
 
 /** What a card needs from the engine: chunks by position and their effect kinds. */
@@ -77,70 +78,76 @@ const KNOWN_OPEN_TYPES = new Set(['text', 'reasoning', 'tool-call'])
  * The notes a card shows about its block at frame k: what created it, what the assembler will make of it, and
  * anything a reader could miss (lost deltas, changed or synthesized ids, a retyping block-end).
  */
-export function blockNotes(engine: EngineView, block: BlockFrame, k: number, maxTokens = false): Note[] {
+export function blockNotes(
+  engine: EngineView,
+  block: BlockFrame,
+  k: number,
+  maxTokens = false,
+  t: T = english,
+): Note[] {
   const { life } = block
   const notes: Note[] = []
   if (maxTokens && (block.block?.type ?? life.blockType) === 'tool-call') {
     notes.push({
       tone: 'info',
-      text: 'dropped from blocks() by the max-tokens finish: truncated arguments never run',
+      text: t('note.dropped'),
     })
   }
   if (life.implicit) {
     const opener = engine.chunks[life.openedAt]
     notes.push({
       tone: 'warning',
-      text: `implicit: created by a ${opener?.chunk.type ?? 'chunk'} at seq ${opener?.seq ?? '?'} without block-start`,
+      text: t('note.implicit', { type: opener?.chunk.type ?? 'chunk', seq: opener?.seq ?? '?' }),
     })
   }
   if (block.state === 'open' && !KNOWN_OPEN_TYPES.has(life.blockType)) {
     notes.push({
       tone: 'error',
-      text: `cannot assemble incomplete block of type "${life.blockType}": blocks() throws while it is open`,
+      text: t('note.cannotAssemble', { type: life.blockType }),
     })
   }
   const endType = block.block?.type
   if (endType !== undefined && endType !== life.blockType) {
     notes.push({
       tone: 'error',
-      text: `opened as ${life.blockType}, closed as ${showValue(endType)}: the block-end's block wins`,
+      text: t('note.retyped', { opened: life.blockType, closed: showValue(endType) }),
     })
   }
   if (life.blockType !== 'tool-call' && block.toolCallArguments !== '') {
     notes.push({
       tone: 'warning',
-      text: `${block.toolCallArguments.length} chars of tool-call arguments are lost: a ${life.blockType} block assembles from its text`,
+      text: t('note.argumentsLost', { count: block.toolCallArguments.length, type: life.blockType }),
     })
   }
   if (life.blockType === 'tool-call' && block.text !== '') {
     notes.push({
       tone: 'warning',
-      text: `${block.text.length} chars of text deltas are lost: a tool call assembles from its arguments`,
+      text: t('note.textLost', { count: block.text.length }),
     })
   }
-  if (life.blockType === 'tool-call') notes.push(...toolCallIdNotes(engine, block, k))
+  if (life.blockType === 'tool-call') notes.push(...toolCallIdNotes(engine, block, k, t))
   return notes
 }
 
-function toolCallIdNotes(engine: EngineView, block: BlockFrame, k: number): Note[] {
+function toolCallIdNotes(engine: EngineView, block: BlockFrame, k: number, t: T): Note[] {
   const notes: Note[] = []
   for (const change of idChanges(engine, block.life)) {
     if (change.pos >= k) break
     notes.push({
       tone: 'warning',
-      text: `id changed at seq ${change.seq}: ${quote(change.from)} → ${quote(change.to)} (every delta overwrites it)`,
+      text: t('note.idChanged', { seq: change.seq, from: quote(change.from), to: quote(change.to) }),
     })
   }
   const id = block.block?.type === 'tool-call' ? showValue(block.block['id']) : block.toolCallId
   if (block.state === 'open' && block.toolCallId === undefined) {
     notes.push({
       tone: 'warning',
-      text: `no id yet: blocks() synthesizes call-${showValue(block.life.index)}`,
+      text: t('note.noId', { index: showValue(block.life.index) }),
     })
   } else if (id === '') {
-    notes.push({ tone: 'warning', text: "id is '' and stays '' (only a missing id is synthesized)" })
+    notes.push({ tone: 'warning', text: t('note.emptyId', { empty: "''" }) })
   } else if (id === `call-${showValue(block.life.index)}`) {
-    notes.push({ tone: 'warning', text: `id ${showValue(id)} looks synthesized (call-N)` })
+    notes.push({ tone: 'warning', text: t('note.synthesizedId', { id: showValue(id) }) })
   }
   return notes
 }

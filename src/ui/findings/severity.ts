@@ -4,7 +4,7 @@ import type { Severity } from '../../core/checks'
 export const SEVERITY_ICON: Record<Severity, { readonly icon: string; readonly color: string }> = {
   error: { icon: '✕', color: 'text-red-600 dark:text-red-400' },
   warning: { icon: '⚠', color: 'text-amber-600 dark:text-amber-400' },
-  info: { icon: 'ℹ', color: 'text-slate-500 dark:text-slate-400' },
+  info: { icon: 'ℹ', color: 'text-slate-600 dark:text-slate-300' },
 }
 
 export const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly Severity[]

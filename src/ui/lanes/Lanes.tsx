@@ -62,7 +62,7 @@ export function Lanes() {
           <BrushSummary engine={engine} brush={brush} onClear={() => onBrush(null)} />
         ) : null) ??
         readout ?? (
-          <span className="truncate text-[11px] text-slate-500 dark:text-slate-400">
+          <span className="truncate text-[11px] text-slate-600 dark:text-slate-300">
             {model === null ? '' : `${model.lanes.length} block${model.lanes.length === 1 ? '' : 's'} · `}▮
             delta · ■ frozen · ▯ implicit open ·{' '}
             <span className="text-red-600 dark:text-red-400">✕ ignored</span>
@@ -74,9 +74,9 @@ export function Lanes() {
       }
     >
       {engine === null || model === null ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Load a stream to see its blocks.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">Load a stream to see its blocks.</p>
       ) : model.lanes.length === 0 ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No blocks in this stream.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No blocks in this stream.</p>
       ) : (
         <div className="relative h-full">
           <LaneCanvas

@@ -6,20 +6,28 @@ type Props = {
   readonly actions?: ReactNode
   readonly children: ReactNode
   readonly className?: string
+  /**
+   * The content scrolls but may hold nothing focusable (text only): make the scroller itself a tab stop, so a
+   * keyboard user can scroll it (WCAG 2.1.1; axe `scrollable-region-focusable`).
+   */
+  readonly focusableScroll?: boolean
 }
 
 /** A named region of the workbench: a small header with a title and optional actions, then scrolling content. */
-export function Panel({ title, actions, children, className = '' }: Props) {
+export function Panel({ title, actions, children, className = '', focusableScroll = false }: Props) {
   return (
     <section
       aria-label={title}
       className={`flex min-h-0 min-w-0 flex-col bg-white dark:bg-slate-900 ${className}`}
     >
-      <header className="flex h-7 shrink-0 items-center gap-2 border-b border-slate-200 px-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:border-slate-700 dark:text-slate-400">
+      <header className="flex min-h-7 shrink-0 flex-wrap items-center gap-x-2 gap-y-0.5 border-b border-slate-200 px-2 text-[11px] font-semibold tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
         <h2>{title}</h2>
-        <div className="ml-auto flex items-center gap-1 normal-case">{actions}</div>
+        <div className="ml-auto flex min-w-0 flex-wrap items-center gap-1 normal-case">{actions}</div>
       </header>
-      <div className="min-h-0 flex-1 overflow-auto">{children}</div>
+      {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container must take focus */}
+      <div className="min-h-0 flex-1 overflow-auto" tabIndex={focusableScroll ? 0 : undefined}>
+        {children}
+      </div>
     </section>
   )
 }

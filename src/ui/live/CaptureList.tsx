@@ -19,7 +19,7 @@ type Props = {
 /** The captures, newest first: state, where from, chunks and finish; a click shows one in the workbench. */
 export function CaptureList({ rows, selected, onSelect, onStop }: Props) {
   if (rows.length === 0)
-    return <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No captures yet.</p>
+    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No captures yet.</p>
   return (
     <ul aria-label="Captures" className="text-xs">
       {rows.map((row) => (
@@ -39,7 +39,7 @@ export function CaptureList({ rows, selected, onSelect, onStop }: Props) {
             onClick={() => onSelect(row.id)}
           >
             <span className="block truncate">{row.title}</span>
-            <span className="block text-slate-500 tabular-nums dark:text-slate-400">
+            <span className="block text-slate-600 tabular-nums dark:text-slate-300">
               <span className="mr-1 rounded bg-slate-200 px-1 dark:bg-slate-700">{row.kind}</span>
               {row.state} · {row.detail}
             </span>

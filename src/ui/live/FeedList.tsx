@@ -43,7 +43,7 @@ export function FeedList() {
         </p>
       )}
       {feeds.length === 0 ? (
-        <p className="mt-1 text-slate-500 dark:text-slate-400">
+        <p className="mt-1 text-slate-600 dark:text-slate-300">
           Feed of <code>chunkscope proxy</code> or <code>chunkscope attach</code>.
         </p>
       ) : (
@@ -59,7 +59,7 @@ export function FeedList() {
                   <span className="truncate font-mono" title={feed.url}>
                     {feed.url}
                   </span>
-                  <span className="text-slate-500 dark:text-slate-400">{feed.state}</span>
+                  <span className="text-slate-600 dark:text-slate-300">{feed.state}</span>
                   <button
                     type="button"
                     className="btn ml-auto h-5 px-1"

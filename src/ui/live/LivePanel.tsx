@@ -56,7 +56,7 @@ export function LivePanel() {
         onSelect={(id) => void live.select(id)}
         onStop={(id) => live.stop(id)}
       />
-      <footer className="flex items-center gap-2 px-2 py-1 text-[11px] text-slate-500 dark:text-slate-400">
+      <footer className="flex items-center gap-2 px-2 py-1 text-[11px] text-slate-600 dark:text-slate-300">
         {storageProblem ?? 'Requests from this page are saved in this browser only.'}
         <button
           type="button"

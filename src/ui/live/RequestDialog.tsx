@@ -63,7 +63,7 @@ export function RequestDialog({ open, onClose }: Props) {
         }}
       >
         <h2 className="mb-1 text-sm font-semibold">New live request</h2>
-        <p className="mb-3 text-slate-500 dark:text-slate-400">
+        <p className="mb-3 text-slate-600 dark:text-slate-300">
           Streams a chat completion from this page and records every chunk in this browser before it is shown.
           Nothing else leaves your machine. Endpoints that refuse cross-origin requests need{' '}
           <code>chunkscope proxy</code>.

@@ -1,16 +1,18 @@
 import { EXAMPLES } from '../../examples'
-import { isMessageKey } from '../i18n/translate'
-import { useT } from '../i18n/useT'
+import { pickText } from '../../formats/lesson/lesson'
+import { lessonLang } from '../i18n/lessonLang'
+import { useLang, useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { useSourceLoader } from './useSourceLoader'
 import { useDetailsMenu } from '../layout/useDetailsMenu'
 
 /**
- * The Examples menu: each built-in lesson with its one-line description, in the interface's language when the
- * catalogue has it (`example.<id>.title`). A <details> menu with the menu keys of `useDetailsMenu`.
+ * The Examples menu: each built-in lesson with its one-line description, in the interface's language (the lesson
+ * files carry all three). A <details> menu with the menu keys of `useDetailsMenu`.
  */
 export function ExamplesMenu() {
   const t = useT()
+  const lang = lessonLang(useLang())
   const { openExample } = useSourceLoader()
   const origin = useChunkscope((s) => s.origin)
   const menu = useDetailsMenu()
@@ -23,8 +25,6 @@ export function ExamplesMenu() {
         className="absolute z-30 mt-1 max-h-[70vh] w-[28rem] max-w-[calc(100vw-1rem)] overflow-auto rounded border border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900"
       >
         {EXAMPLES.map((example) => {
-          const title = `example.${example.id}.title`
-          const description = `example.${example.id}.description`
           return (
             <li key={example.id} role="none">
               <button
@@ -38,11 +38,9 @@ export function ExamplesMenu() {
                   void openExample(example.id)
                 }}
               >
-                <span className="block text-sm font-medium">
-                  {isMessageKey(title) ? t(title) : example.title}
-                </span>
+                <span className="block text-sm font-medium">{pickText(example.titles, lang)}</span>
                 <span className="block text-xs text-slate-600 dark:text-slate-300">
-                  {isMessageKey(description) ? t(description) : example.description}
+                  {pickText(example.descriptions, lang)}
                 </span>
               </button>
             </li>

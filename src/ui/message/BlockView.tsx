@@ -27,7 +27,7 @@ export function BlockView({ block, position, label = 'Block', differs = false }:
       aria-label={`${label} ${position} · ${block.type}`}
       className={`rounded border border-l-4 border-slate-200 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900 ${accent} ${ring}`}
     >
-      <h3 className="mb-0.5 text-[11px] font-medium tracking-wide text-slate-500 dark:text-slate-400">
+      <h3 className="mb-0.5 text-[11px] font-medium tracking-wide text-slate-600 dark:text-slate-300">
         {label} {position} · {block.type}
         {differs && <span className="ml-1 text-amber-700 dark:text-amber-400">differs</span>}
         <HiddenCharsBadge texts={texts} />
@@ -50,7 +50,7 @@ function BlockBody({ block }: { readonly block: ContentBlock }) {
           <span className="font-mono font-semibold">
             <ShownText text={String(name)} />
           </span>{' '}
-          <span className="font-mono text-[11px] text-slate-500 dark:text-slate-400">
+          <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
             <ShownText text={String(id)} />
           </span>
         </p>

@@ -1,5 +1,7 @@
 import { useMemo, useState } from 'react'
 import { findStream } from '../../formats/streamRefs'
+import type { Finding } from '../../core/checks'
+import { findingText } from '../findings/findingText'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import {
@@ -14,6 +16,7 @@ import { MessageBlocks } from './MessageBlocks'
 import { MessageMeta } from './MessageMeta'
 import { RawJson } from './RawJson'
 import { RecordedVerdict } from './RecordedVerdict'
+import { useT } from '../i18n/useT'
 
 const TOGGLE =
   'btn aria-pressed:bg-sky-100 aria-pressed:text-sky-900 dark:aria-pressed:bg-sky-900 dark:aria-pressed:text-sky-100'
@@ -23,6 +26,7 @@ const TOGGLE =
  * the recorded assistant/message and a verdict for the whole attempt.
  */
 export function FinalMessagePanel() {
+  const t = useT()
   const frame = useChunkscope((s) => s.frame)
   const engine = useChunkscope((s) => s.engine)
   const source = useChunkscope((s) => s.source)
@@ -56,17 +60,21 @@ export function FinalMessagePanel() {
     read == null
       ? null
       : mode === 'end'
-        ? (engine?.findings.find((f) => f.rule === 'tool-call-dropped')?.message ?? null)
+        ? (mapFinding(
+            engine?.findings.find((f) => f.rule === 'tool-call-dropped'),
+            (f) => findingText(f, t),
+          ) ?? null)
         : droppedToolCalls(read, frame?.partials ?? [])
 
   return (
     <Panel
-      title="Final message"
+      title={t('message.title')}
       className="flex-1"
+      focusableScroll
       actions={
         <>
           <fieldset className="flex">
-            <legend className="sr-only">Show the message</legend>
+            <legend className="sr-only">{t('message.show')}</legend>
             {(['cursor', 'end'] as const).map((m) => (
               <button
                 key={m}
@@ -75,18 +83,18 @@ export function FinalMessagePanel() {
                 className={TOGGLE}
                 onClick={() => setFinalMode(m)}
               >
-                {m === 'cursor' ? 'at the cursor' : 'at the end'}
+                {m === 'cursor' ? t('message.atCursor') : t('message.atEnd')}
               </button>
             ))}
           </fieldset>
           <button type="button" aria-pressed={raw} className={TOGGLE} onClick={() => setRaw(!raw)}>
-            Raw JSON
+            {t('message.raw')}
           </button>
         </>
       }
     >
       {read == null || shown === null ? (
-        <p className="p-2 text-xs text-slate-500">No stream selected.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('blocks.noStream')}</p>
       ) : (
         <div className="space-y-1.5 p-2">
           <MessageMeta read={read} streaming={engine?.streaming ?? false} />
@@ -98,12 +106,10 @@ export function FinalMessagePanel() {
             />
           )}
           {why !== null && (
-            <p className="text-xs text-slate-500 dark:text-slate-400">No recorded message: {why}.</p>
+            <p className="text-xs text-slate-600 dark:text-slate-300">No recorded message: {why}.</p>
           )}
           {shown.interrupted && (
-            <p className="text-xs text-amber-800 dark:text-amber-300">
-              interrupted: the harness keeps only text and reasoning (interruptedBlocks(), no finish chunk)
-            </p>
+            <p className="text-xs text-amber-800 dark:text-amber-300">{t('message.interrupted')}</p>
           )}
           {dropped !== null && <p className="text-xs text-slate-600 dark:text-slate-300">ℹ {dropped}</p>}
           {thrown !== null && (
@@ -125,3 +131,6 @@ export function FinalMessagePanel() {
     </Panel>
   )
 }
+
+const mapFinding = (finding: Finding | undefined, f: (finding: Finding) => string): string | null =>
+  finding === undefined ? null : f(finding)

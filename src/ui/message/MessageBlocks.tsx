@@ -3,6 +3,7 @@ import { useLayoutEffect, useRef, useState } from 'react'
 import type { ContentBlock } from '../../core/protocol'
 import type { MessageDiff } from '../blocks/buildDiff'
 import { BlockView } from './BlockView'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly blocks: readonly ContentBlock[] | null
@@ -11,13 +12,14 @@ type Props = {
   readonly differing: MessageDiff | null
 }
 
-const HEADING = 'mb-0.5 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400'
+const HEADING = 'mb-0.5 text-[11px] font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300'
 
 /**
  * The assembled blocks, and beside each its recorded counterpart with differing ones outlined. One row per
  * position, virtualized against the panel's own scroller: a message of thousands of blocks renders the rows in view.
  */
 export function MessageBlocks({ blocks, recorded, differing }: Props) {
+  const t = useT()
   const listRef = useRef<HTMLDivElement>(null)
   const [scroller, setScroller] = useState<HTMLElement | null>(null)
   const [margin, setMargin] = useState(0)
@@ -57,11 +59,13 @@ export function MessageBlocks({ blocks, recorded, differing }: Props) {
     <div>
       {recorded !== null && (
         <div className={columns}>
-          <h3 className={HEADING}>Assembled</h3>
-          <h3 className={HEADING}>Recorded</h3>
+          <h3 className={HEADING}>{t('message.assembled')}</h3>
+          <h3 className={HEADING}>{t('message.recorded')}</h3>
         </div>
       )}
-      {rows === 0 && <p className="text-xs text-slate-500 italic">(no blocks)</p>}
+      {rows === 0 && (
+        <p className="text-xs text-slate-600 italic dark:text-slate-300">{t('message.noBlocks')}</p>
+      )}
       <div ref={listRef} className="relative" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const block = assembled[item.index]

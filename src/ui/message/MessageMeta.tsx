@@ -16,7 +16,7 @@ export function MessageMeta({
     <div className="space-y-0.5 font-mono text-[11px] text-slate-600 dark:text-slate-300">
       <p>
         <span>{describeUsage(read.usage)}</span>
-        <span className="text-slate-400"> · </span>
+        <span className="text-slate-600"> · </span>
         <span className={failed ? 'text-red-700 dark:text-red-400' : ''}>
           {describeFinish(read.finish, read.hasFinish, streaming)}
         </span>

@@ -18,7 +18,7 @@ export function RawJson({ json }: { readonly json: string }) {
     <div className="relative">
       <div className="absolute top-1 right-1 flex items-center gap-1">
         {copied && (
-          <output className="text-[11px] text-slate-500">
+          <output className="text-[11px] text-slate-600">
             {copied === 'copied' ? 'Copied' : 'Copy failed: select the text instead'}
           </output>
         )}
@@ -32,7 +32,7 @@ export function RawJson({ json }: { readonly json: string }) {
       >
         <ShownText text={json.length > EXPANDED_LIMIT ? json.slice(0, EXPANDED_LIMIT) : json} />
         {json.length > EXPANDED_LIMIT && (
-          <span className="text-slate-500">
+          <span className="text-slate-600">
             {' '}
             ⋯ {(json.length - EXPANDED_LIMIT).toLocaleString('en')} more chars not shown (Copy has them all)
           </span>

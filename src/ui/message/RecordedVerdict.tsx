@@ -2,6 +2,7 @@ import type { RecordedMessage } from '../../core/session'
 import { describeMessageDiff } from '../blocks/buildDiff'
 import { FieldDiffList } from '../blocks/DiffView'
 import type { RecordedVerdict as Verdict } from './buildFinalMessage'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly verdict: Verdict
@@ -12,32 +13,41 @@ type Props = {
 
 /** "✓ matches recorded message" or "✗ differs…" with which block and field, for the whole attempt (§6). */
 export function RecordedVerdict({ verdict, recorded, midStream }: Props) {
-  const where = `${recorded.source ?? `assistant/message at seq ${recorded.seq}`}${recorded.interrupted ? ' (interrupted)' : ''}`
-  const scope = midStream ? ' (for the whole stream)' : ''
+  const t = useT()
+  const interrupted = recorded.interrupted ? 'yes' : 'no'
+  const where =
+    recorded.source !== undefined
+      ? t('verdict.whereSource', { source: recorded.source, interrupted })
+      : t('verdict.where', { seq: recorded.seq, interrupted })
+  const scope = midStream ? t('verdict.scope') : ''
   if (verdict.kind === 'assembly-error')
     return (
       <p className="text-xs text-red-700 dark:text-red-400">
-        ✗ differs from recorded message{scope}: assembly throws ({verdict.error}); {where}
+        {t('verdict.throws', { scope, error: verdict.error, where })}
       </p>
     )
   if (verdict.diff.match)
     return (
       <p className="text-xs text-emerald-700 dark:text-emerald-400">
-        ✓ matches recorded message{scope}{' '}
-        <span className="text-slate-500 dark:text-slate-400">· {where}</span>
+        {t('verdict.matches', { scope })}{' '}
+        <span className="text-slate-600 dark:text-slate-300">· {where}</span>
       </p>
     )
   return (
     <details className="text-xs">
       <summary className="cursor-pointer text-red-700 dark:text-red-400">
-        ✗ differs from recorded message{scope}: {describeMessageDiff(verdict.diff, 'assembled', 'recorded')}
-        <span className="text-slate-500 dark:text-slate-400"> · {where}</span>
+        {t('verdict.differs', { scope })}: {describeMessageDiff(verdict.diff, 'assembled', 'recorded')}
+        <span className="text-slate-600 dark:text-slate-300"> · {where}</span>
       </summary>
       <div className="mt-1 space-y-1 pl-3">
         {verdict.diff.blocks.map(({ position, fields }) => (
           <div key={position}>
-            <p className="text-[11px] font-medium">Block {position}: assembled → recorded</p>
-            <FieldDiffList fields={fields} before="the assembled block" after="the recorded block" />
+            <p className="text-[11px] font-medium">{t('verdict.block', { position })}</p>
+            <FieldDiffList
+              fields={fields}
+              before={t('verdict.assembledBlock')}
+              after={t('verdict.recordedBlock')}
+            />
           </div>
         ))}
       </div>

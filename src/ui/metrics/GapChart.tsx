@@ -64,7 +64,7 @@ export function GapChart({
           strokeWidth={1}
         />
       </svg>
-      <figcaption className="mt-0.5 flex justify-between text-[10px] text-slate-500 dark:text-slate-400">
+      <figcaption className="mt-0.5 flex justify-between text-[10px] text-slate-600 dark:text-slate-300">
         <span>
           inter-chunk gaps{size < total - 1 ? `, longest per ${Math.ceil((total - 1) / size)} chunks` : ''}
         </span>

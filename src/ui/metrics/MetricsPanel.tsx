@@ -6,16 +6,18 @@ import type { ChunkType } from '../../core/protocol'
 import { buildMetrics, type StreamMetrics } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 import { GapChart } from './GapChart'
+import { useT } from '../i18n/useT'
 
 /** Stream metrics of the selected stream (docs/protocol.md §11), computed once per engine. */
 export function MetricsPanel() {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const { seekTo } = useChunkscope((s) => s.actions)
   const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks)), [engine])
   return (
-    <Panel title="Metrics" className="flex-1">
+    <Panel title={t('metrics.title')} className="flex-1" focusableScroll>
       {metrics === null ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Select a stream to measure it.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('metrics.none')}</p>
       ) : (
         <MetricsBody metrics={metrics} seekTo={seekTo} />
       )}
@@ -30,33 +32,37 @@ function MetricsBody({
   readonly metrics: StreamMetrics
   readonly seekTo: (k: number) => void
 }) {
+  const t = useT()
   const { timing, usage } = metrics
   const none = '—'
   return (
     <div className="space-y-2 p-2 text-xs">
       <dl className="grid grid-cols-4 gap-x-3 gap-y-1.5">
-        <Stat label="Chunks">{formatNumber(metrics.chunks)}</Stat>
-        <Stat label="Tool calls">{metrics.toolCalls}</Stat>
-        <Stat label="Time to first token" hint={timing.usable ? timing.ttftNote : null}>
+        <Stat label={t('metrics.chunks')}>{formatNumber(metrics.chunks)}</Stat>
+        <Stat label={t('metrics.toolCalls')}>{metrics.toolCalls}</Stat>
+        <Stat label={t('metrics.ttft')} hint={timing.usable ? timing.ttftNote : null}>
           {timing.usable && timing.ttftMs !== null ? formatDuration(timing.ttftMs) : none}
         </Stat>
-        <Stat label="Duration" hint={timing.usable && timing.excluded !== null ? 'sum of usable gaps' : null}>
+        <Stat
+          label={t('metrics.duration')}
+          hint={timing.usable && timing.excluded !== null ? t('metrics.durationHint') : null}
+        >
           {timing.usable
             ? `${timing.excluded !== null ? '≈ ' : ''}${formatDuration(timing.durationMs)}`
             : none}
         </Stat>
-        <Stat label="Tokens / s" hint={usage === null ? 'no usage chunk' : null}>
+        <Stat label={t('metrics.tokensPerSecond')} hint={usage === null ? t('metrics.noUsage') : null}>
           {timing.usable && timing.tokensPerSecond !== null ? formatNumber(timing.tokensPerSecond) : none}
         </Stat>
-        <Stat label="Chars / s">
+        <Stat label={t('metrics.charsPerSecond')}>
           {timing.usable && timing.charsPerSecond !== null ? formatNumber(timing.charsPerSecond) : none}
         </Stat>
-        <Stat label="Max gap">
+        <Stat label={t('metrics.maxGap')}>
           {timing.usable ? (
             <button
               type="button"
               className="underline decoration-dotted underline-offset-2 hover:text-sky-700 dark:hover:text-sky-300"
-              title={`Go to seq ${timing.maxGap.seq}`}
+              title={t('metrics.goTo', { seq: timing.maxGap.seq })}
               onClick={() => seekTo(timing.maxGap.pos + 1)}
             >
               {formatDuration(timing.maxGap.ms)}
@@ -65,7 +71,9 @@ function MetricsBody({
             none
           )}
         </Stat>
-        <Stat label="Median gap">{timing.usable ? formatDuration(timing.medianGapMs) : none}</Stat>
+        <Stat label={t('metrics.medianGap')}>
+          {timing.usable ? formatDuration(timing.medianGapMs) : none}
+        </Stat>
       </dl>
       {!timing.usable ? (
         <p className="text-amber-700 dark:text-amber-400">{timing.reason}</p>
@@ -74,7 +82,7 @@ function MetricsBody({
       )}
       <p className="font-mono text-[11px] text-slate-700 dark:text-slate-300">
         {usage === null ? (
-          <span className="text-slate-500 dark:text-slate-400">no usage chunk</span>
+          <span className="text-slate-600 dark:text-slate-300">{t('metrics.noUsage')}</span>
         ) : (
           <>
             usage in {formatNumber(usage.inputTokens)} · out {formatNumber(usage.outputTokens)}
@@ -86,7 +94,7 @@ function MetricsBody({
           </>
         )}
       </p>
-      <ul aria-label="Chunks by type" className="flex flex-wrap gap-1">
+      <ul aria-label={t('metrics.byType')} className="flex flex-wrap gap-1">
         {metrics.byType
           .filter((entry) => entry.count > 0)
           .map((entry) => (
@@ -116,11 +124,11 @@ function Stat({
 }) {
   return (
     <div className="min-w-0" title={hint ?? undefined}>
-      <dt className="truncate text-[10px] tracking-wide text-slate-500 uppercase dark:text-slate-400">
+      <dt className="truncate text-[10px] tracking-wide text-slate-600 uppercase dark:text-slate-300">
         {label}
       </dt>
       <dd className="font-mono text-sm tabular-nums">{children}</dd>
-      {hint && <dd className="truncate text-[10px] text-slate-500 dark:text-slate-400">{hint}</dd>}
+      {hint && <dd className="truncate text-[10px] text-slate-600 dark:text-slate-300">{hint}</dd>}
     </div>
   )
 }

@@ -28,7 +28,7 @@ export function DiagnosticsList({ diagnostics }: { readonly diagnostics: readonl
         onClick={() => setOpen(!open)}
         className="flex w-full items-center gap-1.5 px-2 py-1 text-left text-xs font-medium text-slate-700 hover:bg-slate-50 dark:text-slate-200 dark:hover:bg-slate-800"
       >
-        <span aria-hidden className="w-3 text-slate-400">
+        <span aria-hidden className="w-3 text-slate-600">
           {open ? '▾' : '▸'}
         </span>
         Diagnostics ({diagnostics.length})
@@ -57,7 +57,7 @@ export function DiagnosticsList({ diagnostics }: { readonly diagnostics: readonl
             </li>
           ))}
           {diagnostics.length > SHOWN && (
-            <li className="px-2 py-0.5 text-slate-500 dark:text-slate-400">
+            <li className="px-2 py-0.5 text-slate-600 dark:text-slate-300">
               … {diagnostics.length - SHOWN} more
             </li>
           )}

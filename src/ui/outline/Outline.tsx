@@ -19,14 +19,14 @@ export function Outline() {
       className="flex-[3]"
       actions={
         source !== null && (
-          <span className="text-[11px] font-normal text-slate-500 tabular-nums dark:text-slate-400">
+          <span className="text-[11px] font-normal text-slate-600 tabular-nums dark:text-slate-300">
             {count} {count === 1 ? 'stream' : 'streams'}
           </span>
         )
       }
     >
       {source === null ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Nothing loaded.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">Nothing loaded.</p>
       ) : (
         <div key={sourceId} className="flex h-full min-h-0 flex-col">
           <DiagnosticsList diagnostics={source.diagnostics} />

@@ -7,7 +7,7 @@ import { markHiddenChars } from '../hiddenChars'
 import type { Tone } from './describeEvent'
 
 export const TONE: Record<Tone, string> = {
-  muted: 'text-slate-500 dark:text-slate-400',
+  muted: 'text-slate-600 dark:text-slate-300',
   warning: 'text-amber-700 dark:text-amber-400',
   error: 'text-red-600 dark:text-red-400',
 }
@@ -65,7 +65,7 @@ export function OutlineRowView({
           : 'hover:bg-slate-100 dark:hover:bg-slate-800'
       }`}
     >
-      <span aria-hidden className="w-3 shrink-0 text-center text-[10px] text-slate-400">
+      <span aria-hidden className="w-3 shrink-0 text-center text-[10px] text-slate-600">
         {row.expanded === null ? '' : row.expanded ? '▾' : '▸'}
       </span>
       <RowContent node={node} summary={summary} />
@@ -98,7 +98,7 @@ function RowContent({
         <>
           <span>{node.label}</span>
           {attempts !== 1 && (
-            <span className="ml-auto pl-2 text-slate-400 dark:text-slate-500">
+            <span className="ml-auto pl-2 text-slate-600 dark:text-slate-400">
               {attempts === 0 ? 'no stream' : `${attempts} attempts`}
             </span>
           )}
@@ -107,7 +107,7 @@ function RowContent({
     }
     case 'event':
       return (
-        <span className={`min-w-0 truncate text-[11px] ${TONE[node.tone]} opacity-80`}>
+        <span className={`min-w-0 truncate text-[11px] ${TONE[node.tone]}`}>
           <span className="font-mono">{node.type}</span>
           {node.text && ` ${markHiddenChars(node.text)}`}
         </span>
@@ -130,12 +130,12 @@ function AttemptContent({
     <>
       <span className="font-mono font-semibold">{label}</span>
       {request !== undefined && (
-        <span className="min-w-0 shrink truncate text-[11px] text-slate-500 dark:text-slate-400">
+        <span className="min-w-0 shrink truncate text-[11px] text-slate-600 dark:text-slate-300">
           {request}
         </span>
       )}
       {summary === null ? (
-        <span className="text-slate-400">…</span>
+        <span className="text-slate-600">…</span>
       ) : (
         <>
           <span className={`min-w-0 truncate font-mono text-[11px] ${TONE[summary.tone]}`}>
@@ -173,7 +173,7 @@ function RecordedMark({ summary }: { readonly summary: AttemptSummary }) {
     case 'mismatch':
       return <span className="font-bold text-red-600 dark:text-red-400">✗</span>
     case 'uncited':
-      return <span className="text-[10px] text-slate-400 dark:text-slate-500">uncited</span>
+      return <span className="text-[10px] text-slate-600 dark:text-slate-400">uncited</span>
     case 'interrupted':
       return (
         <span className="text-[10px] text-amber-700 dark:text-amber-400">

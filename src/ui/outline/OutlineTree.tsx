@@ -149,7 +149,7 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
         {rows.length === 0 ? (
           filtering ? null : (
-            <p className="p-2 text-xs text-slate-500 dark:text-slate-400">No streams in this source.</p>
+            <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No streams in this source.</p>
           )
         ) : (
           <ul

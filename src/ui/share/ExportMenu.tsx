@@ -76,7 +76,7 @@ export function ExportMenu() {
             onClick={() => void copyReport()}
           >
             <span className="block text-sm">Copy as bug report</span>
-            <output className="block text-xs text-slate-500 dark:text-slate-400">
+            <output className="block text-xs text-slate-600 dark:text-slate-300">
               {reported ?? 'Markdown: what was loaded, the finding, the first divergence, a link, the chunks'}
             </output>
           </button>
@@ -91,7 +91,7 @@ export function ExportMenu() {
               onClick={() => save(format)}
             >
               <span className="block text-sm">{EXPORT_FORMATS[format].label}</span>
-              <span className="block text-xs text-slate-500 dark:text-slate-400">{HINTS[format]}</span>
+              <span className="block text-xs text-slate-600 dark:text-slate-300">{HINTS[format]}</span>
             </button>
           </li>
         ))}

@@ -19,7 +19,7 @@ export function LengthMeter({ chars }: { readonly chars: number }) {
           className={`rounded border px-1.5 tabular-nums ${
             limit.fits
               ? 'border-emerald-300 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200'
-              : 'border-slate-300 bg-slate-100 text-slate-500 line-through decoration-slate-400 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-400'
+              : 'border-slate-300 bg-slate-100 text-slate-600 line-through decoration-slate-400 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-300'
           }`}
         >
           {limit.fits ? '✓' : '✕'} {limit.label} {limit.approx}

@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react'
 import { LengthMeter } from './LengthMeter'
 import type { ShareLinkState } from './useShareLink'
+import { useT } from '../i18n/useT'
 
 type Props = { readonly link: ShareLinkState; readonly onDownload: () => void }
 
 /** The link itself (select-all text field), its length against the limits, and "Copy link". */
 export function LinkResult({ link, onDownload }: Props) {
+  const t = useT()
   const field = useRef<HTMLTextAreaElement>(null)
   const [copied, setCopied] = useState<{ url: string; note: string } | null>(null)
   const url = link.kind === 'ready' ? link.url : ''
@@ -18,17 +20,17 @@ export function LinkResult({ link, onDownload }: Props) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url)
-      setCopied({ url, note: 'Copied to the clipboard' })
+      setCopied({ url, note: t('share.copied') })
     } catch {
       // No clipboard access (an insecure context, a denied permission): leave the link selected for Ctrl+C.
       selectAll()
-      setCopied({ url, note: 'The clipboard is not available here: the link is selected, press Ctrl+C' })
+      setCopied({ url, note: t('share.noClipboard') })
     }
   }
 
   return (
-    <section aria-label="Link" aria-busy={link.kind === 'busy'} className="flex flex-col gap-1">
-      <h3 className="text-xs font-semibold">Link</h3>
+    <section aria-label={t('share.link')} aria-busy={link.kind === 'busy'} className="flex flex-col gap-1">
+      <h3 className="text-xs font-semibold">{t('share.link')}</h3>
       {link.kind === 'failed' ? (
         <p role="alert" className="text-xs text-red-700 dark:text-red-300">
           The link could not be made: {link.error}
@@ -37,16 +39,20 @@ export function LinkResult({ link, onDownload }: Props) {
         <textarea
           ref={field}
           readOnly
-          aria-label="Link text"
+          aria-label={t('share.linkText')}
           rows={3}
           spellCheck={false}
-          value={link.kind === 'busy' ? 'Encoding…' : tooLong ? `${url.slice(0, 20_000)}…` : url}
+          value={link.kind === 'busy' ? t('share.encoding') : tooLong ? `${url.slice(0, 20_000)}…` : url}
           onFocus={(event) => event.target.select()}
-          className={`field h-auto w-full resize-none py-1 font-mono text-[11px] break-all ${link.kind === 'busy' ? 'text-slate-400' : ''}`}
+          className={`field h-auto w-full resize-none py-1 font-mono text-[11px] break-all ${link.kind === 'busy' ? 'text-slate-600' : ''}`}
         />
       )}
       {link.kind === 'ready' && link.warning !== null && (
-        <p role="alert" aria-label="Link fidelity" className="text-xs text-amber-700 dark:text-amber-300">
+        <p
+          role="alert"
+          aria-label={t('share.fidelity')}
+          className="text-xs text-amber-700 dark:text-amber-300"
+        >
           The opener would not see what you see: {link.warning}.
         </p>
       )}
@@ -58,15 +64,13 @@ export function LinkResult({ link, onDownload }: Props) {
           disabled={link.kind !== 'ready' || tooLong}
           onClick={() => void copy()}
         >
-          Copy link
+          {t('share.copy')}
         </button>
         {link.kind === 'busy' && (
-          <span className="text-xs text-slate-500 dark:text-slate-400">Encoding…</span>
+          <span className="text-xs text-slate-600 dark:text-slate-300">{t('share.encoding')}</span>
         )}
         {link.kind === 'ready' && link.encrypted && (
-          <span className="text-xs text-slate-500 dark:text-slate-400">
-            encrypted: opening it asks for the passphrase
-          </span>
+          <span className="text-xs text-slate-600 dark:text-slate-300">{t('share.encrypted')}</span>
         )}
         {copied !== null && copied.url === url && (
           <output className="text-xs text-slate-600 dark:text-slate-300">{copied.note}</output>
@@ -74,9 +78,9 @@ export function LinkResult({ link, onDownload }: Props) {
       </div>
       {tooLong && (
         <p role="alert" className="flex items-center gap-2 text-xs text-red-700 dark:text-red-300">
-          This link is longer than browsers accept (2 MiB). Pick a smaller option below, or share the file.
+          {t('share.tooLong')}
           <button type="button" className="btn" onClick={onDownload}>
-            Download file
+            {t('share.download')}
           </button>
         </p>
       )}

@@ -70,7 +70,7 @@ export function OptionSizes({ input, choice, onUse }: Props) {
     <section aria-label="Sizes of every option" className="flex flex-col gap-1">
       <h3 className="text-xs font-semibold">Sizes of every option</h3>
       {!requested && (
-        <p className="flex items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+        <p className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-300">
           This source is large: measuring every option takes a few seconds, and the page may pause meanwhile.
           <button type="button" className="btn" onClick={() => setRequested(true)}>
             Measure every option
@@ -78,7 +78,7 @@ export function OptionSizes({ input, choice, onUse }: Props) {
         </p>
       )}
       {measured === 'busy' && (
-        <p className="text-xs text-slate-500 dark:text-slate-400" aria-busy="true">
+        <p className="text-xs text-slate-600 dark:text-slate-300" aria-busy="true">
           Measuring…
         </p>
       )}
@@ -147,12 +147,12 @@ function SizeRow(props: {
       <td className={`py-0.5 pr-2 text-right tabular-nums ${TONE[view.tone]}`}>
         {option.length.chars.toLocaleString('en')}
       </td>
-      <td className="py-0.5 pr-2 text-slate-500 dark:text-slate-400">
+      <td className="py-0.5 pr-2 text-slate-600 dark:text-slate-300">
         {fits.length === 0 ? 'too long for browsers' : `fits ${fits[0]!.label}`}
       </td>
       <td className="py-0.5 text-right">
         {chosen ? (
-          <span className="px-2 text-slate-500 dark:text-slate-400">shown above</span>
+          <span className="px-2 text-slate-600 dark:text-slate-300">shown above</span>
         ) : (
           <button type="button" className="btn h-5" onClick={onUse}>
             Use

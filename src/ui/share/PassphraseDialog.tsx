@@ -32,7 +32,7 @@ export function PassphraseDialog() {
         }}
       >
         <h2 className="font-semibold">This link is encrypted</h2>
-        <p className="text-xs text-slate-500 dark:text-slate-400">
+        <p className="text-xs text-slate-600 dark:text-slate-300">
           Enter the passphrase you were given with it. It is only used in this page to decrypt the link.
         </p>
         {request?.problem != null && (

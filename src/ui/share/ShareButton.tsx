@@ -3,12 +3,14 @@ import type { ShareInput } from '../../formats/share/payload'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { ShareDialog } from './ShareDialog'
 import { shareInputOf } from './shareTarget'
+import { useT } from '../i18n/useT'
 
 /**
  * "Share": a native modal <dialog> (focus trapped, Esc closes). What is shared is taken when it opens (the stream
  * and cursor on screen); its content only exists while open, so nothing is encoded in the background.
  */
 export function ShareButton() {
+  const t = useT()
   const store = useChunkscopeStore()
   const dialog = useRef<HTMLDialogElement>(null)
   const [input, setInput] = useState<ShareInput | null>(null)
@@ -31,17 +33,13 @@ export function ShareButton() {
         className="btn"
         disabled={!hasStream || windowLink}
         onClick={open}
-        title={
-          windowLink
-            ? 'This is a window of a shared link: share the link in the address bar'
-            : 'Share this replay as a link (nothing is uploaded)'
-        }
+        title={windowLink ? t('share.windowLink') : t('share.title')}
       >
-        Share
+        {t('share.button')}
       </button>
       <dialog
         ref={dialog}
-        aria-label="Share"
+        aria-label={t('share.button')}
         onClose={() => setInput(null)}
         // The workbench's arrow/space keys must not move the cursor behind the dialog.
         onKeyDown={(event) => event.stopPropagation()}

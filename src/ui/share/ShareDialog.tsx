@@ -10,6 +10,7 @@ import { OptionSizes } from './OptionSizes'
 import { RedactionPreview } from './RedactionPreview'
 import { ShareScopeFields } from './ShareScopeFields'
 import { useShareLink } from './useShareLink'
+import { useT } from '../i18n/useT'
 
 /** Streams longer than this open the dialog on the window option. */
 const BIG_STREAM = 50_000
@@ -18,6 +19,7 @@ type Props = { readonly input: ShareInput; readonly onClose: () => void }
 
 /** The Share dialog's content: what to share, how much to hide, an optional passphrase, and the link. */
 export function ShareDialog({ input, onClose }: Props) {
+  const t = useT()
   const isLog = useMemo(() => isSessionLog(input.source, input.sessionIndex ?? 0), [input])
   const [choice, setChoice] = useState<ShareChoice>({
     // A big stream starts on the window: the whole of it takes seconds to encode and is too long for most uses.
@@ -38,44 +40,36 @@ export function ShareDialog({ input, onClose }: Props) {
   return (
     <div className="flex flex-col gap-3 p-4 text-sm">
       <header>
-        <h2 className="font-semibold">Share this replay as a link</h2>
-        <p className="text-xs text-slate-500 dark:text-slate-400">
-          Nothing is uploaded: the data travels inside the link, after the{' '}
-          <span className="font-mono">#</span>, which browsers never send to a server.
-        </p>
+        <h2 className="font-semibold">{t('share.heading')}</h2>
+        <p className="text-xs text-slate-600 dark:text-slate-300">{t('share.nothingUploaded')}</p>
       </header>
       <ShareScopeFields input={input} isLog={isLog} choice={choice} onChange={setChoice} />
       {isRedacting(choice.redact) && (
         <RedactionPreview chunks={input.attempt.chunks} k={input.k} redact={choice.redact} />
       )}
       <label className="flex items-center gap-2 text-xs">
-        <span className="w-28 shrink-0 font-semibold">Passphrase</span>
+        <span className="w-28 shrink-0 font-semibold">{t('share.passphrase')}</span>
         <input
           type="password"
-          aria-label="Passphrase"
+          aria-label={t('share.passphrase')}
           autoComplete="new-password"
-          placeholder="optional: encrypts the link (AES-GCM)"
-          className="field w-72"
+          placeholder={t('share.passphraseHint')}
+          className="field w-72 max-w-full"
           value={passphrase}
           onChange={(event) => setPassphrase(event.target.value)}
         />
         {passphrase !== '' && (
-          <span className="text-slate-500 dark:text-slate-400">send the passphrase separately</span>
+          <span className="text-slate-600 dark:text-slate-300">{t('share.sendSeparately')}</span>
         )}
       </label>
       <LinkResult link={link} onDownload={downloadFile} />
       <OptionSizes input={input} choice={choice} onUse={setChoice} />
       <footer className="flex items-center justify-between gap-2 border-t border-slate-200 pt-3 dark:border-slate-700">
-        <button
-          type="button"
-          className="btn"
-          onClick={downloadFile}
-          title="The whole source as a harness session log"
-        >
-          Download file
+        <button type="button" className="btn" onClick={downloadFile} title={t('share.downloadTitle')}>
+          {t('share.download')}
         </button>
         <button type="button" className="btn" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
       </footer>
     </div>

@@ -1,5 +1,6 @@
 import type { ShareInput } from '../../formats/share/payload'
 import { choiceWindow, clampWindowSize, WINDOW_SIZES, type ShareChoice } from './buildShareView'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly input: ShareInput
@@ -9,36 +10,43 @@ type Props = {
 }
 
 const REDACTIONS = [
-  { key: 'text', label: 'Text & reasoning', hint: 'every character becomes x; spaces and line breaks stay' },
-  { key: 'arguments', label: 'Tool-call argument values', hint: 'keys and JSON structure stay' },
-  { key: 'events', label: 'Drop non-chunk events', hint: 'keeps chunks and turn/step/retry boundaries' },
+  { key: 'text', label: 'share.redactText', hint: 'share.redactTextHint' },
+  { key: 'arguments', label: 'share.redactArguments', hint: 'share.redactArgumentsHint' },
+  { key: 'events', label: 'share.redactEvents', hint: 'share.redactEventsHint' },
 ] as const
 
 /** What to share (whole session, this attempt, a window around the cursor) and what to hide. */
 export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
+  const t = useT()
   const total = input.attempt.chunks.length
   const window = choiceWindow(choice, input.k, total)
   const n = (x: number) => x.toLocaleString('en')
   const events = input.source.sessions[input.sessionIndex ?? 0]?.events.length ?? 0
   const scopes = [
     ...(isLog
-      ? [{ id: 'session', label: 'Whole session', detail: `${n(events)} events, every stream` } as const]
+      ? [
+          {
+            id: 'session',
+            label: t('share.session'),
+            detail: t('share.sessionDetail', { events: n(events) }),
+          } as const,
+        ]
       : []),
     {
       id: 'stream',
-      label: isLog ? `Only this attempt (${input.attempt.id})` : 'Whole stream',
-      detail: `${n(total)} chunks`,
+      label: isLog ? t('share.attempt', { id: input.attempt.id }) : t('share.stream'),
+      detail: t('share.chunks', { count: n(total) }),
     } as const,
     {
       id: 'window',
-      label: 'A window around the cursor',
-      detail: `chunks ${n(window.from)}–${n(window.to)} of ${n(total)}, with the state before them`,
+      label: t('share.window'),
+      detail: t('share.windowDetail', { from: n(window.from), to: n(window.to), total: n(total) }),
     } as const,
   ]
   return (
     <>
       <fieldset className="flex flex-col gap-1">
-        <legend className="mb-1 text-xs font-semibold">What to share</legend>
+        <legend className="mb-1 text-xs font-semibold">{t('share.what')}</legend>
         {scopes.map((scope) => (
           <label key={scope.id} className="flex items-center gap-2 text-xs">
             <input
@@ -48,14 +56,14 @@ export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
               onChange={() => onChange({ ...choice, scope: scope.id })}
             />
             <span>{scope.label}</span>
-            <span className="text-slate-500 tabular-nums dark:text-slate-400">{scope.detail}</span>
+            <span className="text-slate-600 tabular-nums dark:text-slate-300">{scope.detail}</span>
           </label>
         ))}
         <label className="ml-5 flex items-center gap-2 text-xs">
-          <span>Window size</span>
+          <span>{t('share.windowSize')}</span>
           <input
             type="number"
-            aria-label="Window size"
+            aria-label={t('share.windowSize')}
             min={WINDOW_SIZES.min}
             max={WINDOW_SIZES.max}
             step={1}
@@ -69,11 +77,13 @@ export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
             }
             className="field w-24 tabular-nums"
           />
-          <span className="text-slate-500 dark:text-slate-400">chunks, cursor at {n(input.k)}</span>
+          <span className="text-slate-600 dark:text-slate-300">
+            {t('share.windowCursor', { k: n(input.k) })}
+          </span>
         </label>
       </fieldset>
       <fieldset className="flex flex-col gap-1">
-        <legend className="mb-1 text-xs font-semibold">Redact (every length is kept)</legend>
+        <legend className="mb-1 text-xs font-semibold">{t('share.redact')}</legend>
         {REDACTIONS.map((option) => (
           <label key={option.key} className="flex items-center gap-2 text-xs">
             <input
@@ -84,8 +94,8 @@ export function ShareScopeFields({ input, isLog, choice, onChange }: Props) {
                 onChange({ ...choice, redact: { ...choice.redact, [option.key]: event.target.checked } })
               }
             />
-            <span>{option.label}</span>
-            <span className="text-slate-500 dark:text-slate-400">{option.hint}</span>
+            <span>{t(option.label)}</span>
+            <span className="text-slate-600 dark:text-slate-300">{t(option.hint)}</span>
           </label>
         ))}
       </fieldset>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { partitionPoint } from '../../core/base/partitionPoint'
+import { useT } from '../i18n/useT'
 import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { useChunkSearch } from './useChunkSearch'
 
@@ -14,6 +15,7 @@ type Jump = 1 | -1
  * the next / previous match, wrapping like a browser's find bar. The timeline keeps every row.
  */
 export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
+  const t = useT()
   const store = useChunkscopeStore()
   const k = useChunkscope((s) => s.k)
   const { seekTo } = useChunkscope((s) => s.actions)
@@ -61,8 +63,8 @@ export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
       <input
         type="search"
         data-search="timeline"
-        aria-label="Search payloads"
-        placeholder="Search… ( / )"
+        aria-label={t('timeline.search')}
+        placeholder={t('timeline.searchPlaceholder')}
         className="field w-40 font-mono"
         value={query}
         onChange={(event) => {
@@ -84,24 +86,24 @@ export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
         <>
           <output
             aria-live="polite"
-            aria-label="Search matches"
-            className="min-w-16 text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400"
+            aria-label={t('timeline.searchMatches')}
+            className="min-w-16 text-xs whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-300"
           >
             {current === null
-              ? 'searching…'
+              ? t('timeline.searching')
               : current.hits.length === 0
-                ? 'no matches'
+                ? t('timeline.noMatches')
                 : onHit
-                  ? `${index + 1} of ${current.hits.length}`
-                  : `${current.hits.length} ${current.hits.length === 1 ? 'match' : 'matches'}`}
+                  ? t('timeline.nOfN', { n: index + 1, count: current.hits.length })
+                  : t('timeline.matches', { count: current.hits.length })}
           </output>
           <button
             type="button"
             className="btn px-1"
             disabled={current?.hits.length === 0}
             onClick={() => step(-1)}
-            aria-label="Previous match"
-            title="Previous match (Shift+Enter)"
+            aria-label={t('timeline.prevMatch')}
+            title={t('timeline.prevMatchTitle')}
           >
             ↑
           </button>
@@ -110,8 +112,8 @@ export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
             className="btn px-1"
             disabled={current?.hits.length === 0}
             onClick={() => step(1)}
-            aria-label="Next match"
-            title="Next match (Enter)"
+            aria-label={t('timeline.nextMatch')}
+            title={t('timeline.nextMatchTitle')}
           >
             ↓
           </button>

@@ -3,6 +3,7 @@ import type { ReplayEngine } from '../../core/ReplayEngine'
 import type { TimelineFilter } from '../../app/store'
 import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { buildTimelineRows } from './buildTimelineRows'
 import { SearchBox } from './SearchBox'
@@ -11,6 +12,7 @@ import { TypeMenu } from './TypeMenu'
 
 /** Every chunk of the selected stream as a row: what it carried and what it did, with the cursor's row current. */
 export function Timeline() {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const filter = useChunkscope((s) => s.filter)
   // One O(N) pass per (engine, filter); cursor moves never rebuild it.
@@ -25,12 +27,12 @@ export function Timeline() {
 
   return (
     <Panel
-      title="Timeline"
+      title={t('timeline.title')}
       className="flex-1"
       actions={engine !== null && rows !== null ? <Filters engine={engine} filter={filter} /> : null}
     >
       {engine === null || rows === null ? (
-        <p className="p-2 text-xs text-slate-500 dark:text-slate-400">Load a stream to see its chunks.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('timeline.empty')}</p>
       ) : rows.count === 0 ? (
         <EmptyFilter total={engine.total} />
       ) : (
@@ -41,6 +43,7 @@ export function Timeline() {
 }
 
 function Filters({ engine, filter }: { readonly engine: ReplayEngine; readonly filter: TimelineFilter }) {
+  const t = useT()
   const { setFilter } = useChunkscope((s) => s.actions)
   // Only numeric indexes can be chosen (the filter holds a number); a chunk file may carry any JSON as an index.
   const indexes = useMemo(
@@ -56,14 +59,14 @@ function Filters({ engine, filter }: { readonly engine: ReplayEngine; readonly f
       ) : (
         <select
           className={`field ${filter.index === null ? '' : 'border-sky-500 dark:border-sky-400'}`}
-          aria-label="Filter by block index"
-          title="Filter by block index (usage and finish stay visible)"
+          aria-label={t('timeline.indexFilter')}
+          title={t('timeline.indexFilterTitle')}
           value={filter.index ?? ''}
           onChange={(event) =>
             setFilter({ index: event.target.value === '' ? null : Number(event.target.value) })
           }
         >
-          <option value="">all blocks</option>
+          <option value="">{t('timeline.allBlocks')}</option>
           {indexes.map((life) => (
             <option key={life.index} value={life.index}>
               {life.index} {life.blockType}
@@ -73,14 +76,14 @@ function Filters({ engine, filter }: { readonly engine: ReplayEngine; readonly f
       )}
       <label
         className="flex items-center gap-1 text-xs whitespace-nowrap text-slate-600 dark:text-slate-300"
-        title="Fold runs of 3 or more consecutive deltas of one block into one row"
+        title={t('timeline.collapseRunsTitle')}
       >
         <input
           type="checkbox"
           checked={filter.collapseRuns}
           onChange={() => setFilter({ collapseRuns: !filter.collapseRuns, expanded: [] })}
         />
-        Collapse runs
+        {t('timeline.collapseRuns')}
       </label>
     </>
   )
@@ -101,15 +104,16 @@ function IndexField({
   readonly filter: TimelineFilter
   readonly count: number
 }) {
+  const t = useT()
   const { setFilter } = useChunkscope((s) => s.actions)
   const unknown = filter.index !== null && engine.life(filter.index) === undefined
   return (
     <input
       type="number"
       className={`field w-28 ${filter.index === null ? '' : unknown ? 'border-red-500' : 'border-sky-500 dark:border-sky-400'}`}
-      aria-label="Filter by block index"
-      title={`Filter by block index: type one of the ${count.toLocaleString('en')} indexes; empty shows all blocks`}
-      placeholder={`block (${count.toLocaleString('en')})`}
+      aria-label={t('timeline.indexFilter')}
+      title={t('timeline.indexFieldTitle', { count: count.toLocaleString('en') })}
+      placeholder={t('timeline.indexPlaceholder', { count: count.toLocaleString('en') })}
       value={filter.index ?? ''}
       onChange={(event) => {
         const value = event.target.value
@@ -120,18 +124,19 @@ function IndexField({
 }
 
 function EmptyFilter({ total }: { readonly total: number }) {
+  const t = useT()
   const { setFilter } = useChunkscope((s) => s.actions)
   if (total === 0)
-    return <p className="p-2 text-xs text-slate-500 dark:text-slate-400">This stream has no chunks.</p>
+    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('timeline.noChunks')}</p>
   return (
-    <p className="flex items-center gap-2 p-2 text-xs text-slate-500 dark:text-slate-400">
-      No chunk matches the filters.
+    <p className="flex items-center gap-2 p-2 text-xs text-slate-600 dark:text-slate-300">
+      {t('timeline.noMatch')}
       <button
         type="button"
         className="btn"
         onClick={() => setFilter({ types: [], index: null, search: '', expanded: [] })}
       >
-        Clear filters
+        {t('timeline.clearFilters')}
       </button>
     </p>
   )

@@ -1,6 +1,7 @@
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { flushSync } from 'react-dom'
 import type { ReplayEngine } from '../../core/ReplayEngine'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import {
   ROW_RUN,
@@ -47,6 +48,7 @@ export function TimelineGrid({
   /** Sorted seqs missing from the log that the recorded message cites. */
   readonly missing: readonly number[]
 }) {
+  const t = useT()
   const k = useChunkscope((s) => s.k)
   const { seekTo, toggleRun } = useChunkscope((s) => s.actions)
   const prefix = useId()
@@ -138,7 +140,7 @@ export function TimelineGrid({
     <div ref={scrollRef} className="timeline-grid h-full overflow-auto">
       {/* Table elements laid out as blocks and CSS grid rows; the table's height is the scrolled length. */}
       <table
-        aria-label="Chunks"
+        aria-label={t('timeline.chunks')}
         aria-rowcount={rows.count + 1}
         aria-colcount={COLUMN_NAMES.length}
         aria-activedescendant={current >= 0 ? `${prefix}-${current}` : undefined}
@@ -149,13 +151,13 @@ export function TimelineGrid({
         tabIndex={0}
         onKeyDown={onKeyDown}
         style={{ height: HEADER + space.body }}
-        className="block w-full outline-offset-[-2px]"
+        className="block w-full min-w-[36rem] outline-offset-[-2px]"
       >
         <thead className="sticky top-0 z-10 block">
           <tr
             aria-rowindex={1}
             style={{ height: HEADER }}
-            className="timeline-columns border-b border-slate-200 bg-slate-50 text-[11px] text-slate-500 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-400"
+            className="timeline-columns border-b border-slate-200 bg-slate-50 text-[11px] text-slate-600 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-300"
           >
             {COLUMN_NAMES.map((name, column) => (
               <th
@@ -163,7 +165,7 @@ export function TimelineGrid({
                 scope="col"
                 className={`font-normal ${column === 0 || column === 1 || column === 3 ? 'text-right' : 'text-left'}`}
               >
-                {name}
+                {name === 'payload' ? t('timeline.payload') : name === 'effect' ? t('timeline.effect') : name}
               </th>
             ))}
           </tr>
@@ -185,6 +187,7 @@ export function TimelineGrid({
               state={stateOf(row)}
               onSeek={onSeek}
               onToggle={toggleRun}
+              t={t}
             />
           ))}
         </tbody>

@@ -12,6 +12,7 @@ import {
   runEffectLabel,
   type Tone,
 } from './describeChunk'
+import type { T } from '../i18n/translate'
 import './timeline.css'
 
 export const ROW_HEIGHT = 22
@@ -37,6 +38,8 @@ type Props = {
   readonly state: RowState
   readonly onSeek: (row: number) => void
   readonly onToggle: (head: number) => void
+  /** The interface language's translator (a prop: rows are memoized and re-render only when it changes). */
+  readonly t: T
 }
 
 /**
@@ -53,6 +56,7 @@ export const TimelineRow = memo(function TimelineRow({
   state,
   onSeek,
   onToggle,
+  t,
 }: Props) {
   const pos = rows.positions[row]!
   const kind = rows.kinds[row]
@@ -62,10 +66,14 @@ export const TimelineRow = memo(function TimelineRow({
   const index = indexOf(chunk)
   const run = kind === ROW_RUN
   const gap = run ? { text: '', tone: 'muted' as const } : gapLabel(engine.chunks, pos)
-  const hole = missingBefore(engine.chunks, pos, missing)
-  const effect = run ? runEffectLabel(engine.effectAt(pos), span) : effectLabel(engine.effectAt(pos), chunk)
+  const hole = missingBefore(engine.chunks, pos, missing, t)
+  const effect = run
+    ? runEffectLabel(engine.effectAt(pos), span, t)
+    : effectLabel(engine.effectAt(pos), chunk, t)
   const head = run ? pos - 1 : pos
-  const payload = run ? `… ${span} more ${chunk.type}, block ${index ?? '?'}` : payloadPreview(chunk)
+  const payload = run
+    ? t('timeline.runMore', { count: span, type: chunk.type, index: index ?? '?' })
+    : payloadPreview(chunk)
 
   return (
     // Keyboard access is on the grid (arrows move the cursor row by row, Enter toggles a run): see TimelineGrid.
@@ -98,8 +106,12 @@ export const TimelineRow = memo(function TimelineRow({
             type="button"
             tabIndex={-1}
             aria-expanded={!run}
-            aria-label={run ? `Expand ${span} more ${chunk.type}` : `Collapse run of ${span} ${chunk.type}`}
-            title={run ? 'Expand this run (Enter)' : 'Collapse this run (Enter)'}
+            aria-label={
+              run
+                ? t('timeline.expandRun', { count: span, type: chunk.type })
+                : t('timeline.collapseRun', { count: span, type: chunk.type })
+            }
+            title={t(run ? 'timeline.expandRunTitle' : 'timeline.collapseRunTitle')}
             onClick={(event) => {
               event.stopPropagation()
               onToggle(head)

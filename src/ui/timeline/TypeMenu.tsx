@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { CHUNK_TYPES, type ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE } from '../chunkStyle'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly types: readonly ChunkType[]
@@ -9,6 +10,7 @@ type Props = {
 
 /** "Types ▾": a checkbox menu choosing which chunk types the timeline shows (none ticked = all). */
 export function TypeMenu({ types, onChange }: Props) {
+  const t = useT()
   const [open, setOpen] = useState(false)
   const rootRef = useRef<HTMLDivElement>(null)
   const menuId = useId()
@@ -43,16 +45,16 @@ export function TypeMenu({ types, onChange }: Props) {
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpen(!open)}
-        title="Filter by chunk type"
+        title={t('timeline.typesTitle')}
       >
-        Types: {types.length === 0 ? 'all' : types.length} ▾
+        {t('timeline.types', { count: types.length === 0 ? 'all' : String(types.length) })}
       </button>
       {open ? (
         <fieldset
           id={menuId}
           className="absolute right-0 z-30 mt-1 w-48 rounded border border-slate-300 bg-white p-1 text-xs shadow-lg dark:border-slate-600 dark:bg-slate-800"
         >
-          <legend className="sr-only">Chunk types shown</legend>
+          <legend className="sr-only">{t('timeline.typesShown')}</legend>
           {CHUNK_TYPES.map((type) => (
             <label
               key={type}
@@ -68,7 +70,7 @@ export function TypeMenu({ types, onChange }: Props) {
             disabled={types.length === 0}
             onClick={() => onChange([])}
           >
-            Show all types
+            {t('timeline.allTypes')}
           </button>
         </fieldset>
       ) : null}

@@ -4,6 +4,7 @@ import type { EffectSummary } from '../../core/effects'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
 import { markHiddenChars } from '../hiddenChars'
+import { english, type T } from '../i18n/translate'
 
 /** Longest slice of model text a row preview shows; the cell truncates visually, this bounds the work. */
 const PREVIEW_CHARS = 160
@@ -133,46 +134,48 @@ export function indexOf(chunk: AnyChunk): number | null {
   return typeof index === 'number' ? index : null
 }
 
-const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`
-
 /** What the chunk did to the assembly (docs/protocol.md §4), in the few words a timeline cell holds. */
-export function effectLabel(effect: EffectSummary, chunk: AnyChunk): Label {
+export function effectLabel(effect: EffectSummary, chunk: AnyChunk, t: T = english): Label {
+  return labelOf(effect, chunk, t, true)
+}
+
+/** `effectLabel`, with or without the appended character count (a collapsed run has no one count). */
+function labelOf(effect: EffectSummary, chunk: AnyChunk, t: T, counted: boolean): Label {
   // An implicit open appends too: "open-implicit +5 chars" (the cell is narrow; the row's title says it in full).
-  const append = effect.implicit ? 'open-implicit' : 'append'
+  const append = t(effect.implicit ? 'effect.openImplicit' : 'effect.append')
+  const chars = (text: unknown): string =>
+    counted ? `${append} ${t('effect.chars', { count: str(text).length })}` : append
   switch (effect.kind) {
     case 'open':
-      return { text: 'open', tone: 'plain' }
+      return { text: t('effect.open'), tone: 'plain' }
     case 'append-text':
-      return { text: `${append} +${plural(str(field(chunk, 'text')).length, 'char')}`, tone: 'plain' }
+      return { text: chars(field(chunk, 'text')), tone: 'plain' }
     case 'append-arguments':
-      return {
-        text: `${append} +${plural(str(field(chunk, 'argumentsDelta')).length, 'char')}`,
-        tone: 'plain',
-      }
+      return { text: chars(field(chunk, 'argumentsDelta')), tone: 'plain' }
     case 'close':
-      return { text: `${effect.implicit ? 'open-implicit · ' : ''}close · frozen`, tone: 'plain' }
+      return { text: t(effect.implicit ? 'effect.openImplicitClose' : 'effect.close'), tone: 'plain' }
     case 'ignored-duplicate-start':
-      return { text: 'ignored: duplicate start', tone: 'error' }
+      return { text: t('effect.ignoredDuplicateStart'), tone: 'error' }
     case 'ignored-straggler':
-      return { text: 'ignored: straggler', tone: 'error' }
+      return { text: t('effect.ignoredStraggler'), tone: 'error' }
     case 'ignored-reclose':
-      return { text: 'ignored: reclose', tone: 'error' }
+      return { text: t('effect.ignoredReclose'), tone: 'error' }
     case 'usage-set':
-      return { text: 'usage set', tone: 'plain' }
+      return { text: t('effect.usageSet'), tone: 'plain' }
     case 'usage-replaced':
-      return { text: 'usage replaced', tone: 'warning' }
+      return { text: t('effect.usageReplaced'), tone: 'warning' }
     case 'finish-set':
-      return { text: 'finish set', tone: 'plain' }
+      return { text: t('effect.finishSet'), tone: 'plain' }
     case 'finish-replaced':
-      return { text: 'finish replaced', tone: 'warning' }
+      return { text: t('effect.finishReplaced'), tone: 'warning' }
     case 'unknown-chunk':
-      return { text: 'unknown chunk · push throws', tone: 'error' }
+      return { text: t('effect.unknownChunk'), tone: 'error' }
     case 'push-error':
-      return { text: 'push throws', tone: 'error' }
+      return { text: t('effect.pushError'), tone: 'error' }
     case 'close-without-block':
-      return { text: 'no block · stays open', tone: 'error' }
+      return { text: t('effect.closeWithoutBlock'), tone: 'error' }
     case 'after-error':
-      return { text: 'not read: after the throw', tone: 'muted' }
+      return { text: t('effect.afterError'), tone: 'muted' }
     default:
       return assertNever(effect.kind, 'effectLabel')
   }
@@ -200,9 +203,9 @@ export function gapLabel(chunks: readonly SourcedChunk[], pos: number): Label {
 }
 
 /** The shared effect of a collapsed run of `count` chunks: "4 × append", "3 × ignored: straggler". */
-export function runEffectLabel(effect: EffectSummary, count: number): Label {
-  const { text, tone } = effectLabel(effect, { type: '' })
-  return { text: `${count} × ${text.replace(/ \+0 chars$/, '')}`, tone }
+export function runEffectLabel(effect: EffectSummary, count: number, t: T = english): Label {
+  const { text, tone } = labelOf(effect, { type: '' }, t, false)
+  return { text: t('effect.run', { count, effect: text }), tone }
 }
 
 /**
@@ -216,6 +219,7 @@ export function missingBefore(
   chunks: readonly SourcedChunk[],
   pos: number,
   missing: readonly number[],
+  t: T = english,
 ): { readonly text: string; readonly title: string } | null {
   const seq = chunks[pos]?.seq
   if (seq === undefined || missing.length === 0) return null
@@ -226,12 +230,13 @@ export function missingBefore(
   if (count <= 0) return null
   const from = missing[low]!
   const to = missing[high - 1]!
-  const range =
-    count === to - from + 1 ? (from === to ? `seq ${from}` : `seqs ${from}–${to}`) : `${count} seqs`
-  return {
-    text: '⋯',
-    title: `${range} missing from the log before this chunk (cited by the recorded message)`,
-  }
+  const title =
+    count === to - from + 1
+      ? from === to
+        ? t('timeline.missingOne', { from })
+        : t('timeline.missingRange', { from, to })
+      : t('timeline.missingCount', { count })
+  return { text: '⋯', title }
 }
 
 function lowerBound(sorted: readonly number[], value: number): number {
