@@ -18,7 +18,7 @@ import straggler from './lessons/straggler.json' with { type: 'json' }
 import unknownType from './lessons/unknown-type.json' with { type: 'json' }
 
 /**
- * A built-in example: a lesson file (docs/protocol.md §13) under `src/examples/lessons/`, with narration and questions
+ * A built-in example: a lesson file (docs/protocol.md §15) under `src/examples/lessons/`, with narration and questions
  * in English, 简体中文 and 日本語. `source()` is the file's text, so examples load exactly like a dropped lesson.
  */
 export type Example = {

@@ -6,7 +6,7 @@ import type { Diagnostic, LoadedSource } from '../types'
 /**
  * The lesson a share link carries: payload field `lesson` (optional: readers that do not know it ignore it; v2 links
  * carry it with the rest of the payload), holding `{ v: 1, title, description?, stream?, narration: { seq: text },
- * questions: [...] }` exactly as a lesson file's fields (docs/protocol.md §13) — every language the lesson has
+ * questions: [...] }` exactly as a lesson file's fields (docs/protocol.md §15) — every language the lesson has
  * travels. A redacted share leaves it out: narration may quote the text that redaction hides.
  */
 export function lessonField(source: LoadedSource, redacting: boolean): { lesson?: Lesson } {
