@@ -1,16 +1,18 @@
 import { EXAMPLES } from '../../examples'
 import { isMessageKey } from '../i18n/translate'
-import { useT } from '../i18n/useT'
+import { useLang, useT } from '../i18n/useT'
+import { lessonText } from '../teach/buildNarration'
 import { useChunkscope } from '../StoreContext'
 import { useSourceLoader } from './useSourceLoader'
 import { useDetailsMenu } from '../layout/useDetailsMenu'
 
 /**
- * The Examples menu: each built-in lesson with its one-line description, in the interface's language when the
- * catalogue has it (`example.<id>.title`). A <details> menu with the menu keys of `useDetailsMenu`.
+ * The Examples menu: each built-in lesson with its one-line description, in the interface's language: the
+ * catalogue's `example.<id>.title` when it has one, else the lesson file's own. A <details> menu with the menu keys of `useDetailsMenu`.
  */
 export function ExamplesMenu() {
   const t = useT()
+  const lang = useLang()
   const { openExample } = useSourceLoader()
   const origin = useChunkscope((s) => s.origin)
   const menu = useDetailsMenu()
@@ -39,10 +41,10 @@ export function ExamplesMenu() {
                 }}
               >
                 <span className="block text-sm font-medium">
-                  {isMessageKey(title) ? t(title) : example.title}
+                  {isMessageKey(title) ? t(title) : lessonText(example.titles, lang)}
                 </span>
                 <span className="block text-xs text-slate-600 dark:text-slate-300">
-                  {isMessageKey(description) ? t(description) : example.description}
+                  {isMessageKey(description) ? t(description) : lessonText(example.descriptions, lang)}
                 </span>
               </button>
             </li>
