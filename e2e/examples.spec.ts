@@ -20,7 +20,7 @@ test('every built-in example opens from the Examples menu', async ({ page }) => 
 })
 
 test('the unknown-type example shows the assembler error instead of a message', async ({ page }) => {
-  await openApp(page, '#ex=unknown-type')
+  await openApp(page, '#ex=unknown-type&s=stream&k=7')
   await expect(page.getByRole('region', { name: 'Final message' })).toContainText(
     'cannot assemble incomplete block of type "video"',
   )

@@ -4,6 +4,8 @@ test('the page assembles the built-in example into the final message', async ({ 
   await page.goto('/')
   await expect(page.locator('[data-state="idle"]')).toBeVisible()
   await expect(page.getByRole('heading', { level: 1, name: 'Chunkscope' })).toBeVisible()
+  // The example is a lesson: it opens at its first chunk; End applies everything.
+  await page.keyboard.press('End')
 
   const finalMessage = page.getByRole('region', { name: 'Final message' })
   await expect(finalMessage).toContainText('runoob 教程')

@@ -4,7 +4,7 @@ import { expectPosition, openApp } from './helpers'
 // The straggler lesson: bs0, td0 ×3, be0, td0 (straggler, seq 5), usage, finish — 8 chunks.
 test.describe('stepping through the straggler example', () => {
   test.beforeEach(async ({ page }) => {
-    await openApp(page, '#ex=straggler')
+    await openApp(page, '#ex=straggler&s=stream&k=8')
   })
 
   test('keys move the cursor; Blocks, Ignored and Final message follow it', async ({ page }) => {

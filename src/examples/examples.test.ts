@@ -183,7 +183,7 @@ describe('each example shows its lesson', () => {
   })
 })
 
-describe('the built-in lessons (docs/protocol.md §13)', () => {
+describe('the built-in lessons (docs/protocol.md §15)', () => {
   const texts = (value: unknown): Record<string, string>[] => [value as Record<string, string>]
   it.each(EXAMPLES.map((e) => [e.id, e] as const))(
     '%s: every text in English, Chinese and Japanese; narration on seqs of its own chunks; questions',

@@ -1,24 +1,24 @@
 import type { AnyChunk } from '../core/protocol'
 import { pickText, type LocalText } from '../formats/lesson/lesson'
-import cancelled from './lessons/cancelled.json'
-import chapter11 from './lessons/chapter-11.json'
-import deepseek from './lessons/deepseek.json'
-import deltaOnly from './lessons/delta-only.json'
-import duplicateEnd from './lessons/duplicate-end.json'
-import duplicateStart from './lessons/duplicate-start.json'
-import errorRetry from './lessons/error-retry.json'
-import frozenDiffers from './lessons/frozen-differs.json'
-import maxTokens from './lessons/max-tokens.json'
-import misalignedReplay from './lessons/misaligned-replay.json'
-import noFinish from './lessons/no-finish.json'
-import seedJa from './lessons/seed-ja.json'
-import seed from './lessons/seed.json'
-import simplified from './lessons/simplified.json'
-import straggler from './lessons/straggler.json'
-import unknownType from './lessons/unknown-type.json'
+import cancelled from './lessons/cancelled.json' with { type: 'json' }
+import chapter11 from './lessons/chapter-11.json' with { type: 'json' }
+import deepseek from './lessons/deepseek.json' with { type: 'json' }
+import deltaOnly from './lessons/delta-only.json' with { type: 'json' }
+import duplicateEnd from './lessons/duplicate-end.json' with { type: 'json' }
+import duplicateStart from './lessons/duplicate-start.json' with { type: 'json' }
+import errorRetry from './lessons/error-retry.json' with { type: 'json' }
+import frozenDiffers from './lessons/frozen-differs.json' with { type: 'json' }
+import maxTokens from './lessons/max-tokens.json' with { type: 'json' }
+import misalignedReplay from './lessons/misaligned-replay.json' with { type: 'json' }
+import noFinish from './lessons/no-finish.json' with { type: 'json' }
+import seedJa from './lessons/seed-ja.json' with { type: 'json' }
+import seed from './lessons/seed.json' with { type: 'json' }
+import simplified from './lessons/simplified.json' with { type: 'json' }
+import straggler from './lessons/straggler.json' with { type: 'json' }
+import unknownType from './lessons/unknown-type.json' with { type: 'json' }
 
 /**
- * A built-in example: a lesson file (docs/protocol.md §13) under `src/examples/lessons/`, with narration and questions
+ * A built-in example: a lesson file (docs/protocol.md §15) under `src/examples/lessons/`, with narration and questions
  * in English, 简体中文 and 日本語. `source()` is the file's text, so examples load exactly like a dropped lesson.
  */
 export type Example = {

@@ -27,7 +27,7 @@ export type LoadedSource = {
   readonly name?: string
   readonly diagnostics: Diagnostic[]
   readonly sessions: Session[]
-  /** Narration and questions, when the input was a lesson (docs/protocol.md §13) or a commented snippet. */
+  /** Narration and questions, when the input was a lesson (docs/protocol.md §15) or a commented snippet. */
   readonly lesson?: Lesson
   /** Reference finals a trace export holds, for the streams of another source (docs/protocol.md §9, "A reference final"). */
   readonly references?: readonly TraceReference[]

@@ -1,5 +1,5 @@
 /**
- * A lesson (docs/protocol.md §13): a stream plus what a teacher says about it — narration per chunk seq and
+ * A lesson (docs/protocol.md §15): a stream plus what a teacher says about it — narration per chunk seq and
  * questions for the class. Plain data, so it travels through the loading worker and inside a share link.
  */
 

@@ -5,7 +5,7 @@ import { LANGS, type Lang, type Lesson, type LessonQuestion, type LocalText } fr
 /**
  * Checks the lesson fields of a parsed value (a JSON lesson file, or the `lesson` a share link carries) and says
  * what is wrong by field path: `narration["4"]: expected a string or { en, zh, ja }, got a number`. A bad entry is
- * left out and reported; the rest is kept (docs/protocol.md §13).
+ * left out and reported; the rest is kept (docs/protocol.md §15).
  */
 export function readLessonFields(
   value: Readonly<Record<string, unknown>>,

@@ -21,7 +21,7 @@ const errors = (text: string) =>
     .diagnostics.filter((d) => d.severity === 'error')
     .map((d) => d.message)
 
-describe('JSON lessons (docs/protocol.md §13)', () => {
+describe('JSON lessons (docs/protocol.md §15)', () => {
   it('read as a stream plus narration per seq and questions, in each language given', () => {
     const source = loadSource(
       json({

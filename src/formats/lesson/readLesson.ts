@@ -12,7 +12,7 @@ import { readLessonFields } from './lessonFields'
 export type LessonRead = ReadResult & { readonly lesson?: Lesson }
 
 /**
- * A lesson file (docs/protocol.md §13): JSON whose top-level object has `"lesson": 1`, or Markdown whose front
+ * A lesson file (docs/protocol.md §15): JSON whose top-level object has `"lesson": 1`, or Markdown whose front
  * matter says `lesson: 1` or that holds a ```chunks block.
  */
 export function sniffLesson(text: string): boolean {
@@ -81,7 +81,7 @@ function prefixed(d: Diagnostic, prefix: string, lineWord?: string): Diagnostic 
 const FRONT_KEYS = ['lesson', 'title', 'description', 'lang', 'stream'] as const
 
 /**
- * A Markdown lesson, in one language (docs/protocol.md §13):
+ * A Markdown lesson, in one language (docs/protocol.md §15):
  *
  * ```
  * ---

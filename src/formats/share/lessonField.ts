@@ -4,10 +4,10 @@ import { readLessonFields } from '../lesson/lessonFields'
 import type { Diagnostic, LoadedSource } from '../types'
 
 /**
- * The lesson a share link carries: payload field `lesson` (optional, so the version stays 1 and older readers ignore
- * it), holding `{ v: 1, title, description?, stream?, narration: { seq: text }, questions: [...] }` exactly as a
- * lesson file's fields (docs/protocol.md §13) — every language the lesson has travels. A redacted share leaves it
- * out: narration may quote the text that redaction hides.
+ * The lesson a share link carries: payload field `lesson` (optional: readers that do not know it ignore it; v2 links
+ * carry it with the rest of the payload), holding `{ v: 1, title, description?, stream?, narration: { seq: text },
+ * questions: [...] }` exactly as a lesson file's fields (docs/protocol.md §15) — every language the lesson has
+ * travels. A redacted share leaves it out: narration may quote the text that redaction hides.
  */
 export function lessonField(source: LoadedSource, redacting: boolean): { lesson?: Lesson } {
   return source.lesson === undefined || redacting ? {} : { lesson: source.lesson }

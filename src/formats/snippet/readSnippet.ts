@@ -19,7 +19,7 @@ export type SnippetYield = {
   readonly end: number
   /**
    * The comments right above the yield (no code between them and it), and for the generator's last yield the ones
-   * after it: a tutorial's teaching comments, which become the narration of the chunk (docs/protocol.md §13).
+   * after it: a tutorial's teaching comments, which become the narration of the chunk (docs/protocol.md §15).
    */
   readonly note: string | null
 } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string })

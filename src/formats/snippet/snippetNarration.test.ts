@@ -12,7 +12,7 @@ function narrationOf(text: string): Record<string, string> {
   return Object.fromEntries(Object.entries(narration).map(([seq, note]) => [seq, pickText(note, 'en')]))
 }
 
-describe('a snippet’s comments narrate the chunk they precede (docs/protocol.md §13)', () => {
+describe('a snippet’s comments narrate the chunk they precede (docs/protocol.md §15)', () => {
   it('the seed article (seeds/000, line-number gutter and all): each numbered comment on its chunk', () => {
     const text = fixture('seed-000-example-chunks-gutter.txt')
     const source = loadSource(text)

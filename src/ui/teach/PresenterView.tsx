@@ -8,6 +8,7 @@ import { PresenterBar } from './PresenterBar'
 import { QuestionsPanel } from './QuestionsPanel'
 import { TimelineStrip } from './TimelineStrip'
 import { useFullscreen } from './useFullscreen'
+import './presenter.css'
 import { usePresenterBroadcast } from './usePresenterBroadcast'
 
 /**
@@ -22,7 +23,7 @@ export function PresenterView() {
   return (
     <div
       data-presenter={fullscreen.refused ? 'window' : 'on'}
-      className={`flex min-h-0 flex-1 flex-col bg-white dark:bg-slate-900 ${fullscreen.refused ? 'fixed inset-0 z-40' : ''}`}
+      className={`flex min-h-0 flex-1 flex-col overflow-y-auto bg-white dark:bg-slate-900 ${fullscreen.refused ? 'fixed inset-0 z-40' : ''}`}
     >
       <PresenterBar fullscreen={fullscreen} />
       {fullscreen.refused && (
@@ -31,11 +32,11 @@ export function PresenterView() {
         </output>
       )}
       <NarrationPanel />
-      <div className="flex min-h-0 flex-1 flex-col wide:flex-row">
-        <div className="flex min-h-48 min-w-0 flex-1 flex-col">
+      <div className="flex min-h-[18rem] flex-1 shrink-0 flex-col wide:flex-row">
+        <div data-presenter-blocks className="flex min-h-[14rem] min-w-0 flex-1 flex-col">
           <BlocksPanel />
         </div>
-        <aside className="min-h-0 shrink-0 overflow-auto border-t border-slate-200 wide:w-[34rem] wide:border-t-0 wide:border-l dark:border-slate-700">
+        <aside className="shrink-0 wide:overflow-auto border-t border-slate-200 wide:w-[34rem] wide:border-t-0 wide:border-l dark:border-slate-700">
           {predict && <PredictPanel />}
           <QuestionsPanel />
         </aside>

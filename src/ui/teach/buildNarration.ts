@@ -10,7 +10,7 @@ import {
 } from '../../formats/lesson/lesson'
 import { buildExplanation } from '../transport/buildExplanation'
 
-/** Lesson files say `zh` (docs/protocol.md §13); the interface says `zh-CN`. */
+/** Lesson files say `zh` (docs/protocol.md §15); the interface says `zh-CN`. */
 export function lessonLang(lang: Lang): LessonLang {
   return lang === 'zh-CN' ? 'zh' : lang
 }
