@@ -114,7 +114,7 @@ test('lanes by keyboard: arrows move the cursor, W/S zoom, Shift+→ brushes a r
   await openApp(page)
   await openFile(page, path)
   await page.keyboard.press('Home')
-  const lanes = page.getByRole('slider', { name: 'Lanes cursor' })
+  const lanes = page.getByRole('slider', { name: 'Block lanes' })
   await lanes.focus()
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
   await expectPosition(page, 3, 3_000)

@@ -27,7 +27,8 @@ const SEPARATOR = '\u0000'
  * const index = builder.finish()
  */
 export class SearchIndexBuilder {
-  private readonly parts: string[] = []
+  /** Each slice's text, joined when the slice ends: one join of millions of small strings is a long task. */
+  private readonly pieces: string[] = []
   private readonly starts: Int32Array
   private length = 0
   private next = 0
@@ -43,7 +44,8 @@ export class SearchIndexBuilder {
   /** Indexes chunks for about `budgetMs`; true once every chunk is in. */
   advance(budgetMs = Infinity): boolean {
     const started = this.now()
-    const { chunks, parts, starts } = this
+    const { chunks, starts } = this
+    const parts: string[] = []
     while (this.next < chunks.length) {
       // The clock is read every 1,024 chunks: reading it per chunk would cost more than the work.
       const stop = Math.min(chunks.length, this.next + 1024)
@@ -57,13 +59,14 @@ export class SearchIndexBuilder {
       this.next = stop
       if (this.now() - started >= budgetMs) break
     }
+    if (parts.length > 0) this.pieces.push(parts.join(''))
     return this.next >= chunks.length
   }
 
   finish(): SearchIndex {
     this.advance()
     this.starts[this.chunks.length] = this.length
-    return { text: this.parts.join(''), starts: this.starts }
+    return { text: this.pieces.join(''), starts: this.starts }
   }
 }
 

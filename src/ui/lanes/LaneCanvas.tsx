@@ -154,7 +154,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
           // oxlint-disable-next-line jsx-a11y/prefer-tag-over-role
           role="slider"
           tabIndex={0}
-          aria-label="Lanes cursor"
+          aria-label="Block lanes"
           aria-valuemin={0}
           aria-valuemax={model.total}
           // Kept current by the cursor layer's painter (no render per step); a render writes the same value.

@@ -38,27 +38,40 @@ export function useAttemptSummaries(
   useEffect(() => {
     if (small) return undefined
     let next = 0
-    let timer: ReturnType<typeof setTimeout> | undefined
     let computed = false
     let shown = performance.now()
-    const work = () => {
+    let cancel = () => {}
+    // In idle periods where the browser has them (after a frame's work, with no input waiting), within what the
+    // period has left: key presses do not queue behind a slice.
+    const schedule = () => {
+      if (typeof requestIdleCallback !== 'function') {
+        const timer = setTimeout(() => work(SLICE_MS), 0)
+        cancel = () => clearTimeout(timer)
+        return
+      }
+      const id = requestIdleCallback((deadline) => work(Math.min(SLICE_MS, deadline.timeRemaining())), {
+        timeout: 500,
+      })
+      cancel = () => cancelIdleCallback(id)
+    }
+    const work = (budget: number) => {
       const started = performance.now()
-      while (next < attempts.length && performance.now() - started < SLICE_MS) {
+      do {
         const attempt = attempts[next]!.attempt
         next += 1
         if (attempt.chunks.length > LAZY_CHUNKS) continue
         computed = results.summary(attempt) !== null || computed
-      }
+      } while (next < attempts.length && performance.now() - started < budget)
       const done = next >= attempts.length
       if (computed && (done || performance.now() - shown > RENDER_EVERY_MS)) {
         computed = false
         shown = performance.now()
         bump()
       }
-      if (!done) timer = setTimeout(work, 0)
+      if (!done) schedule()
     }
-    timer = setTimeout(work, 0)
-    return () => clearTimeout(timer)
+    schedule()
+    return () => cancel()
   }, [attempts, results, small])
 
   // A new engine (a selection finished) can turn a pending summary into one read from that engine.

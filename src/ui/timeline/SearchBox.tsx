@@ -35,20 +35,22 @@ export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
   }
 
   useEffect(() => {
-    if (search.current === null || query === '') return undefined
+    if (query === '') return undefined
     let live = true
-    void search.current.find(query).then((hits) => {
-      if (!live || hits === null) return
-      setFound({ query, hits })
-      go(hits, jumpRef.current, true)
-      jumpRef.current = 1
-    })
+    void search()
+      .find(query)
+      .then((hits) => {
+        if (!live || hits === null) return
+        setFound({ query, hits })
+        go(hits, jumpRef.current, true)
+        jumpRef.current = 1
+      })
     return () => {
       live = false
     }
     // `go` reads the cursor from the store when the answer comes; it is not a reason to search again.
     // oxlint-disable-next-line react-hooks/exhaustive-deps
-  }, [engine, query])
+  }, [search, query])
 
   const current = found !== null && found.query === query ? found : null
   const step = (direction: Jump) => {

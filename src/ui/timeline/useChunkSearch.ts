@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { ChunkSearch } from '../../app/search/chunkSearch'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { searchFields } from './describeChunk'
@@ -13,18 +13,33 @@ function idle(): Promise<void> {
 }
 
 /**
- * The search of the engine's chunks (a worker each), started when the engine appears (indexing in idle slices) and
- * ended with it. A ref: the search box's effects, declared after this hook, see the new engine's search.
+ * Indexing starts once the engine has stayed this long: a live capture replaces its engine on every update, and
+ * each replacement would otherwise index again in a new worker.
  */
-export function useChunkSearch(engine: ReplayEngine): RefObject<ChunkSearch | null> {
-  const ref = useRef<ChunkSearch | null>(null)
-  useEffect(() => {
-    const created = new ChunkSearch(engine.chunks, searchFields, { yieldToHost: idle })
-    ref.current = created
-    return () => {
-      created.dispose()
-      if (ref.current === created) ref.current = null
+const SETTLE_MS = 300
+
+/**
+ * The search of the engine's chunks (a worker each), ended with the engine. It is made when first asked for, or
+ * once the engine has settled, so indexing (in idle slices) is usually done before the first query.
+ */
+export function useChunkSearch(engine: ReplayEngine): () => ChunkSearch {
+  const ref = useRef<{ readonly engine: ReplayEngine; readonly search: ChunkSearch } | null>(null)
+  const get = useCallback(() => {
+    if (ref.current?.engine !== engine) {
+      ref.current?.search.dispose()
+      ref.current = { engine, search: new ChunkSearch(engine.chunks, searchFields, { yieldToHost: idle }) }
     }
+    return ref.current.search
   }, [engine])
-  return ref
+  useEffect(() => {
+    const timer = setTimeout(get, SETTLE_MS)
+    return () => {
+      clearTimeout(timer)
+      if (ref.current?.engine === engine) {
+        ref.current.search.dispose()
+        ref.current = null
+      }
+    }
+  }, [engine, get])
+  return get
 }

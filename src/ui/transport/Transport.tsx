@@ -22,7 +22,18 @@ export function Transport() {
   const speed = useChunkscope((s) => s.speed)
   const originalTiming = useChunkscope((s) => s.originalTiming)
   const { seekTo, stepBy, togglePlay, setSpeed, toggleOriginalTiming } = useChunkscope((s) => s.actions)
-  const markers = useMemo(() => (engine === null ? [] : buildMarkers(engine)), [engine])
+  // Up to 600 marks: built as elements once per engine, so a step does not re-render each of them.
+  const markers = useMemo(() => {
+    if (engine === null) return null
+    const total = Math.max(1, engine.total)
+    return buildMarkers(engine).map((marker) => (
+      <span
+        key={marker.at}
+        className={`absolute h-1.5 w-0.5 ${TONE[marker.tone]}`}
+        style={{ left: `${(marker.at / total) * 100}%` }}
+      />
+    ))
+  }, [engine])
   const total = engine?.total ?? 0
   const disabled = engine === null
 
@@ -113,13 +124,7 @@ export function Transport() {
             onChange={(e) => seekTo(Number(e.target.value))}
           />
           <div aria-hidden className="pointer-events-none absolute inset-x-2 -bottom-0.5 h-1.5">
-            {markers.map((marker) => (
-              <span
-                key={marker.at}
-                className={`absolute h-1.5 w-0.5 ${TONE[marker.tone]}`}
-                style={{ left: `${(marker.at / Math.max(1, total)) * 100}%` }}
-              />
-            ))}
+            {markers}
           </div>
         </div>
         <output
