@@ -14,5 +14,8 @@ export default defineConfig({
     // e2e/ belongs to Playwright: Vitest must never pick up its specs.
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
+    // A guard against a hung test, not a speed check: the corpus and property suites take a few seconds each on
+    // an idle 2-core machine and many times that when the machine is shared (bench/ measures speed).
+    testTimeout: 60_000,
   },
 })
