@@ -17,6 +17,9 @@ export default defineConfig({
   forbidOnly: CI,
   retries: 0,
   workers: 2,
+  // Per test, a guard against a hang rather than a speed check (bench/ measures speed): corpus pages take a few
+  // seconds on an idle 2-core machine and several times that when it is shared.
+  timeout: 60_000,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     baseURL: BASE_URL,

@@ -72,6 +72,8 @@ const CASES = [
 
 for (const { file, finding } of CASES) {
   test(`${file}: every share option shows the opener what the sender saw`, async ({ page, browser }) => {
+    // Six links, each opened in a fresh page of its own: several times one page's budget.
+    test.setTimeout(150_000)
     await openApp(page)
     await openFile(page, corpusFile(file))
     await page.getByRole('region', { name: 'Findings' }).getByText(finding).first().click()

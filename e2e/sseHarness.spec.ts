@@ -73,10 +73,12 @@ test("Groq's delta.reasoning: one note with a count, next to the first event tha
   await expect(pairs.first()).toContainText(/delta\.reasoning .* dropped.*\(2 events\)/)
 })
 
-test('an OpenAI Responses API body is refused with the format named, and the page stays usable', async ({
+test('an OpenAI Responses API body is read as the pi-ai route reads it, each raw event beside its chunks', async ({
   page,
 }) => {
   await drop(page, 'openai-responses.sse')
-  await expect(page.getByRole('alert')).toContainText('an OpenAI Responses API stream')
-  await expect(page.getByLabel('Open file', { exact: true })).toBeEnabled()
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'Final message' })).toContainText('Hi')
+  const pairs = await adapterPairs(page)
+  await expect(pairs.filter({ hasText: 'response.output_text.delta' })).toContainText('text-delta')
 })

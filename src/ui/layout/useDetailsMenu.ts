@@ -4,7 +4,7 @@ const ITEMS = '[role="menuitem"]:not([disabled]), [role="menuitemcheckbox"]:not(
 
 /**
  * A ref for a `<details>` used as a menu (WAI-ARIA APG "menu button"): opening it focuses the first item; ↑/↓ move
- * between items (wrapping), Home/End go to the first/last; Escape, a click outside, or choosing an item close it —
+ * between items (wrapping), Home/End go to the first/last; Escape, a click outside, or choosing an item close it (unless the item is marked `data-keeps-menu-open`) —
  * which a native `<details>` does not do by itself — and Escape and choosing return focus to its summary, so the
  * keyboard user is where they started. On the summary, ↓ opens the menu too.
  */
@@ -55,7 +55,9 @@ export function useDetailsMenu() {
     }
     const onChoose = (event: MouseEvent) => {
       const item = (event.target as HTMLElement).closest('[role="menuitem"]')
-      if (item === null || !details.open) return
+      // An item that reports its outcome inside the menu (Copy as bug report: "Copied to the clipboard") keeps it
+      // open, so the outcome is seen; Escape or a click outside still close it.
+      if (item === null || !details.open || item.hasAttribute('data-keeps-menu-open')) return
       details.open = false
       summary()?.focus()
     }

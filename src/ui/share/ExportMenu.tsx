@@ -72,6 +72,7 @@ export function ExportMenu() {
           <button
             type="button"
             role="menuitem"
+            data-keeps-menu-open
             className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
             onClick={() => void copyReport()}
           >
