@@ -26,8 +26,13 @@ const STRING_HOLE = '\u007f'
 const INTS_HOLE = '\u007f\u007f'
 /** Strings this long leave the skeleton for the text column (shorter ones cost less than their length there). */
 const LONG_STRING = 16
-/** Past this size a part is deflated once (with or without the dictionary, as usually best), not both ways. */
+/**
+ * Past this size the text is deflated once, without the dictionary: the dictionary saves a few bytes, which matter
+ * only to a short link, and deflate at level 9 is the encoder's main cost.
+ */
 const TRY_BOTH_UNDER = 256 * 1024
+/** A payload without chunk columns is also tried with its strings left inline while its body is under this. */
+const TRY_INLINE_UNDER = 8 * 1024
 const COLUMN_INT = 2 ** 51
 const CHUNK_BYTES = 16
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
@@ -46,6 +51,20 @@ export async function encodeBody(
   const columnar = isColumnarSource(payload)
   const columns: ChunkColumns | null = columnar ? await encodeChunks(payload.source, pause) : null
   const shell = columnar ? { ...payload, source: { kind: 'chunks' } } : payload
+  const body = await layout(shell, columns, LONG_STRING, pause)
+  // Without chunk columns (a whole session's records), the strings may compress better beside their keys, as
+  // in v1: a small payload is laid out both ways and the shorter kept (the decoder reads either).
+  if (columns !== null || body.length > TRY_INLINE_UNDER) return body
+  const inline = await layout(shell, null, Infinity, pause)
+  return inline.length < body.length ? inline : body
+}
+
+async function layout(
+  shell: unknown,
+  columns: ChunkColumns | null,
+  longString: number,
+  pause: () => Promise<void>,
+): Promise<Uint8Array<ArrayBuffer>> {
   const extracted: string[] = []
   const strLens = new ByteWriter()
   const ints = new ByteWriter()
@@ -54,8 +73,8 @@ export async function encodeBody(
     [shell, columns?.whole ?? [], columns?.names ?? []],
     function (this: unknown, _key, value: unknown) {
       if (typeof value === 'string') {
-        if (value.length < LONG_STRING && value.charCodeAt(0) !== 0x7f && !stringArrays.has(this as object))
-          return value
+        const inArray = longString !== Infinity && stringArrays.has(this as object)
+        if (value.length < longString && value.charCodeAt(0) !== 0x7f && !inArray) return value
         extracted.push(value)
         strLens.varint(value.length)
         return STRING_HOLE
@@ -93,10 +112,13 @@ export async function encodeBody(
   const metaRaw = meta.result()
   const textRaw = new TextEncoder().encode(text)
   await pause()
-  const packedMeta = pack(metaRaw, true)
+  // The meta section is the protocol's keys: on every corpus link it came out shorter with the dictionary.
+  const packedMeta = {
+    bytes: deflateSync(metaRaw, { level: 9, dictionary: SHARE_DICTIONARY }),
+    dictionary: true,
+  }
   await pause()
-  const packedText =
-    textRaw.length === 0 ? { bytes: new Uint8Array(0), dictionary: false } : pack(textRaw, false)
+  const packedText = textRaw.length === 0 ? { bytes: new Uint8Array(0), dictionary: false } : pack(textRaw)
   const body = new ByteWriter()
   body.byte((packedMeta.dictionary ? 1 : 0) | (packedText.dictionary ? 2 : 0))
   body.varint(metaRaw.length)
@@ -107,17 +129,12 @@ export async function encodeBody(
   return body.result()
 }
 
-/** Deflated at the best level, with the built-in dictionary or without, whichever is shorter. */
-function pack(raw: Uint8Array, preferDictionary: boolean): { bytes: Uint8Array; dictionary: boolean } {
-  const withDictionary = () => deflateSync(raw, { level: 9, dictionary: SHARE_DICTIONARY })
-  const without = () => deflateSync(raw, { level: 9 })
-  if (raw.length > TRY_BOTH_UNDER) {
-    return preferDictionary
-      ? { bytes: withDictionary(), dictionary: true }
-      : { bytes: without(), dictionary: false }
-  }
-  const a = withDictionary()
-  const b = without()
+/** The text deflated at the best level, with the built-in dictionary or without, whichever is shorter. */
+function pack(raw: Uint8Array): { bytes: Uint8Array; dictionary: boolean } {
+  const without = deflateSync(raw, { level: 9 })
+  if (raw.length > TRY_BOTH_UNDER) return { bytes: without, dictionary: false }
+  const a = deflateSync(raw, { level: 9, dictionary: SHARE_DICTIONARY })
+  const b = without
   return a.length < b.length ? { bytes: a, dictionary: true } : { bytes: b, dictionary: false }
 }
 

@@ -35,7 +35,7 @@ export class Bits {
     if (n < LIMIT) this.seen[at] = n + 1
   }
 }
-/** Bit lengths 0…52 (every safe integer + 1): a 6-bit tree. */
+/** Bit lengths 0…53 (every safe integer + 1, up to 2^53): a 6-bit tree. */
 const LENGTH_BITS = 6
 /** Numbers below 2^FULL are modelled bit by bit; above, only their top FULL bits adapt. */
 const FULL = 5
@@ -189,7 +189,7 @@ export class IntModel {
     for (let i = 0; i < LENGTH_BITS; i++)
       node = (node << 1) | coder.bit(this.lengths, (ctx << LENGTH_BITS) + node)
     const bits = node - (1 << LENGTH_BITS)
-    if (bits > 52) throw new Malformed('a number is out of range')
+    if (bits > 53) throw new Malformed('a number is out of range')
     let u = 1
     node = 1
     const base = (ctx * 64 + bits) << FULL
