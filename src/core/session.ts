@@ -50,7 +50,7 @@ export function buildSession(
   const builder = new SessionBuilder(ordered.length)
   for (let i = 0; i < ordered.length; i++) {
     // A 100 MB log holds millions of events: a loading bar that stood still here looked like a hang.
-    if (onProgress !== undefined && (i & 0xffff) === 0) onProgress(i, ordered.length)
+    if (onProgress !== undefined && (i & 0x3fff) === 0) onProgress(i, ordered.length)
     builder.add(ordered[i]!)
   }
   const messages = builder.link()

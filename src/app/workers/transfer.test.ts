@@ -3,11 +3,11 @@ import { loadSource } from '../../formats/load'
 import { readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { deepUsageLog } from '../../test/hostile'
-import { BATCH, SourceAssembler, splitSource } from './transfer'
+import { SourceAssembler, splitSource } from './transfer'
 
 /** What the page gets after the messages went through structured clone one by one. */
-function roundTrip(text: string) {
-  const { shell, plan, parts } = splitSource(loadSource(text))
+function roundTrip(text: string, batch?: number) {
+  const { shell, plan, parts } = splitSource(loadSource(text), batch)
   const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
   const sent = parts.map((next) => next())
   for (const part of sent) assembler.add(structuredClone(part))
@@ -20,14 +20,16 @@ describe('worker → page transfer', () => {
     const { source, parts } = roundTrip(text)
     expect(source).toEqual(loadSource(text))
     expect(parts.every((part) => part.type === 'events')).toBe(true)
+    // In batches of 7 events, each stream's chunks are rebuilt across many parts.
+    expect(roundTrip(text, 7).source).toEqual(loadSource(text))
   })
 
   it('rebuilds a bare chunk file in batches', () => {
     const text =
-      generateStream(2 * BATCH + 345)
+      generateStream(2345)
         .map((c) => JSON.stringify(c.chunk))
         .join('\n') + '\n'
-    const { source, parts } = roundTrip(text)
+    const { source, parts } = roundTrip(text, 1000)
     expect(source).toEqual(loadSource(text))
     expect(parts.filter((part) => part.type === 'chunks')).toHaveLength(3)
     // 100,345 chunks compared deeply: seconds on a loaded machine, so a wider limit than vitest's 5 s default.

@@ -46,7 +46,10 @@ export function partTransferables(part: TransferPart): ArrayBuffer[] {
  * Worker side: empties `source` in place into a shell, a plan and the parts to post after it. Each part is encoded
  * when it is asked for, so the worker posts the shell at once and encodes the next batch while the page decodes one.
  */
-export function splitSource(source: LoadedSource): {
+export function splitSource(
+  source: LoadedSource,
+  batch = BATCH,
+): {
   shell: LoadedSource
   plan: TransferPlan
   parts: (() => TransferPart)[]
@@ -58,16 +61,16 @@ export function splitSource(source: LoadedSource): {
     session.streams.forEach((attempt, stream) => {
       const { chunks } = attempt
       if (streams[stream] === null) {
-        for (let from = 0; from < chunks.length; from += BATCH) {
-          const batch = chunks.slice(from, from + BATCH)
-          parts.push(() => ({ type: 'chunks', session: sessionIndex, stream, chunks: encodeChunks(batch) }))
+        for (let from = 0; from < chunks.length; from += batch) {
+          const some = chunks.slice(from, from + batch)
+          parts.push(() => ({ type: 'chunks', session: sessionIndex, stream, chunks: encodeChunks(some) }))
         }
       }
       attempt.chunks = []
     })
-    for (let from = 0; from < events.length; from += BATCH) {
-      const batch = events.slice(from, from + BATCH)
-      parts.push(() => ({ type: 'events', session: sessionIndex, events: encodeEvents(batch) }))
+    for (let from = 0; from < events.length; from += batch) {
+      const some = events.slice(from, from + batch)
+      parts.push(() => ({ type: 'events', session: sessionIndex, events: encodeEvents(some) }))
     }
     session.events = []
     return { events: events.length, streams }
