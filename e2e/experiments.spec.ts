@@ -121,3 +121,15 @@ test('compare two attempts of one log, block by block', async ({ page }) => {
   await expect(panel.getByTestId('comparison')).toContainText('Findings only in A: blocks-overlap')
   await expect(panel.getByRole('figure')).toBeVisible()
 })
+
+test('compare with a second file: the fixed recording against the truncated one', async ({ page }) => {
+  const fixture = (name: string) => fileURLToPath(new URL(`../src/formats/fixtures/${name}`, import.meta.url))
+  await openApp(page)
+  await openFile(page, fixture('deepseek-reasoner-tool-calls.sse'))
+  const panel = await experiments(page, 'Compare')
+  await panel.getByLabel('Compare with a file').setInputFiles(fixture('deepseek-reasoner-truncated.sse'))
+  const comparison = panel.getByTestId('comparison')
+  await expect(comparison).toContainText('block 3 tool-call: arguments differs after 0 characters')
+  await expect(comparison).toContainText('Findings only in B: tool-arguments-invalid, usage-missing')
+  await expect(panel.getByLabel('Stream B')).toHaveValue('stream')
+})
