@@ -149,3 +149,12 @@ describe('chunkscope diff', () => {
     expect((await cli('diff', path, path)).code).toBe(0)
   })
 })
+
+describe('the experiment commands', () => {
+  it.each(['chaos', 'minimize', 'diff', 'mcp'])('%s --help prints its usage and exits 0', async (command) => {
+    const ran = await cli(command, '--help')
+    expect(ran.code).toBe(0)
+    expect(ran.out).toMatch(new RegExp(`^chunkscope ${command} `))
+    expect((await cli('--help')).out).toContain(`chunkscope ${command}`)
+  })
+})
