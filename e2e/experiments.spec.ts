@@ -36,7 +36,7 @@ test('what-if: move a delta after its block-end, see the change marked and diffe
   await page.keyboard.press('ArrowRight')
   await expectPosition(page, 3, 6)
   const panel = await experiments(page, 'What-if')
-  await expect(panel).toContainText('Chunk #2 text-delta')
+  await expect(panel).toContainText('Chunk #2 (seq 2) text-delta')
   await panel.getByRole('button', { name: 'Move down' }).click()
   // The delta now comes after block-end: ignored (the block-end stands), and flagged.
   await expect(panel.getByTestId('what-if-history')).toHaveText('edited: move #2 → #3')
@@ -46,6 +46,11 @@ test('what-if: move a delta after its block-end, see the change marked and diffe
   )
   await expect(page.getByRole('region', { name: 'Findings' })).toContainText('delta-after-end')
   await expect(page.locator('.timeline-row[data-pos="3"]')).not.toHaveCSS('box-shadow', 'none')
+  await expect(page.locator('.timeline-row[data-pos="2"]')).toHaveCSS('box-shadow', 'none')
+  // The mark stays while another experiment is shown.
+  await page.getByRole('tab', { name: 'Compare' }).click()
+  await expect(page.locator('.timeline-row[data-pos="3"]')).not.toHaveCSS('box-shadow', 'none')
+  await page.getByRole('tab', { name: 'What-if' }).click()
   await expandDiagnostics(page)
   await expect(page.getByRole('region', { name: 'Diagnostics' })).toContainText(
     'edited stream: 1 edit (move #2 → #3)',
@@ -57,7 +62,7 @@ test('what-if: move a delta after its block-end, see the change marked and diffe
   await page.keyboard.press('ArrowLeft')
   await page.keyboard.press('ArrowLeft')
   await page.keyboard.press('ArrowLeft')
-  await expect(panel).toContainText('Chunk #2 block-end')
+  await expect(panel).toContainText(/Chunk #2 \(seq \d+\) block-end/)
   const editor = panel.getByLabel('The chunk as JSON (payload, index, type)')
   await editor.fill('{"type":"block-end","index":0,"block":{"type":"text","text":"Help"}')
   await expect(panel.getByRole('alert')).toContainText('not JSON')
@@ -120,4 +125,16 @@ test('compare two attempts of one log, block by block', async ({ page }) => {
   )
   await expect(panel.getByTestId('comparison')).toContainText('Findings only in A: blocks-overlap')
   await expect(panel.getByRole('figure')).toBeVisible()
+})
+
+test('compare with a second file: the fixed recording against the truncated one', async ({ page }) => {
+  const fixture = (name: string) => fileURLToPath(new URL(`../src/formats/fixtures/${name}`, import.meta.url))
+  await openApp(page)
+  await openFile(page, fixture('deepseek-reasoner-tool-calls.sse'))
+  const panel = await experiments(page, 'Compare')
+  await panel.getByLabel('Compare with a file').setInputFiles(fixture('deepseek-reasoner-truncated.sse'))
+  const comparison = panel.getByTestId('comparison')
+  await expect(comparison).toContainText('block 3 tool-call: arguments differs after 0 characters')
+  await expect(comparison).toContainText('Findings only in B: tool-arguments-invalid, usage-missing')
+  await expect(panel.getByLabel('Stream B')).toHaveValue('stream')
 })

@@ -1,6 +1,15 @@
 // `chunkscope chaos FILE [--attempt ID] [--seed N] [--json]`
-import { chunkChaos, type ChunkChaosReport } from '../../core/experiments/chunkChaos'
-import { describeOutcomeDiff } from '../../core/experiments/outcome'
+import { writeFileSync } from 'node:fs'
+import {
+  CHUNK_VARIANTS,
+  chunkChaos,
+  chunkVariant,
+  type ChunkChaosReport,
+  type ChunkVariantKind,
+} from '../../core/experiments/chunkChaos'
+import { describeOutcomeDiff, diffOutcomes, outcomeOf } from '../../core/experiments/outcome'
+import { derivedStream } from '../../formats/export/derivedStream'
+import { exportStream } from '../../formats/export/index'
 import type { Attempt } from '../../core/session'
 import { readHttpHead } from '../../formats/sse/sseEvents'
 import { wireChaos, type WireChaosReport } from '../../formats/sse/wireChaos'
@@ -12,6 +21,8 @@ export const CHAOS_USAGE = `chunkscope chaos FILE [options]   replay a stream re
   --attempt ID   the stream (default: the first)
   --seed N       the run's seed (default: a new one, printed); the same seed repeats the same variants
   --json         one JSON object: {seed, wire, chunks}
+  --variant KIND:SEED   only that chunk variant (as the report prints it): its change, and with --out the
+                 variant itself (chunk NDJSON, or a harness log for a .jsonl name) to open, share or minimize
 For a raw SSE body (a .sse file or a HAR entry) the same bytes are also re-split (1-byte reads, cuts inside UTF-8
 characters and JSON escapes, CR|LF halves, merged events, CRLF vs LF) and read as the harness's adapter reads
 them; each split that changes the message or the findings is shrunk to its fewest cuts. Exit 1 when a wire split
@@ -34,7 +45,7 @@ export async function runChaos(
     io.out(CHAOS_USAGE)
     return 0
   }
-  const parsed = parseOptions(args, ['--attempt', '--seed'], ['--json'])
+  const parsed = parseOptions(args, ['--attempt', '--seed', '--variant', '--out'], ['--json'])
   if (parsed.files.length !== 1 || parsed.problems.length > 0) {
     io.err(`chunkscope chaos: ${parsed.problems.join('; ') || 'expected one FILE'}\n\n${CHAOS_USAGE}`)
     return 2
@@ -50,6 +61,40 @@ export async function runChaos(
   const picked = pickAttempt('chaos', loaded.source, parsed.values.get('--attempt'), io)
   if (picked === null) return 2
   const { attempt } = picked
+  const variantText = parsed.values.get('--variant')
+  if (variantText !== undefined) {
+    const [kind, seedPart] = variantText.split(':')
+    if (!Object.hasOwn(CHUNK_VARIANTS, kind ?? '') || !/^\d{1,10}$/.test(seedPart ?? '')) {
+      io.err(
+        `chunkscope chaos: --variant expects KIND:SEED with KIND one of ${Object.keys(CHUNK_VARIANTS).join(', ')}, got ${JSON.stringify(variantText)}\n`,
+      )
+      return 2
+    }
+    const made = chunkVariant(attempt.chunks, kind as ChunkVariantKind, Number(seedPart) >>> 0)
+    if (made === null) {
+      io.err(`chunkscope chaos: ${attempt.id} has nothing to vary as ${kind}\n`)
+      return 1
+    }
+    const diff = diffOutcomes(outcomeOf(attempt.chunks), outcomeOf(made.chunks))
+    io.err(
+      `${loaded.name} ${attempt.id} ${variantText}: ${terminalText(made.description)}: ${describeOutcomeDiff(diff)}\n`,
+    )
+    const out = parsed.values.get('--out')
+    if (out === undefined) return 0
+    const derived = derivedStream(made.chunks, attempt.recorded, {
+      from: `${loaded.name} ${attempt.id}`,
+      how: `chaos: ${variantText}`,
+    })
+    const file = exportStream(derived, out.endsWith('.jsonl') ? 'dsh-jsonl' : 'ndjson')
+    try {
+      writeFileSync(out, file.text)
+    } catch (error) {
+      io.err(`chunkscope chaos: cannot write ${out}: ${(error as Error).message ?? String(error)}\n`)
+      return 2
+    }
+    io.err(`wrote ${out}\n`)
+    return 0
+  }
   const body = wireBody(attempt)
   const wire = body === null ? null : wireChaos(body.bytes, harnessPipeline(body.dialect), { seed })
   const chunks = chunkChaos(attempt.chunks, { seed })
@@ -124,7 +169,10 @@ export function formatChaos(
     }
   } else lines.push('', 'wire: not a raw SSE body (only its chunks are varied)')
   const changing = chunks.variants.filter((v) => v.diff?.message === true).length
-  lines.push('', `chunks: ${chunks.variants.length} variants, ${changing} change the message`)
+  lines.push(
+    '',
+    `chunks: ${chunks.variants.length} variants, ${changing} change the message (one alone: --variant KIND:SEED)`,
+  )
   for (const v of chunks.variants) {
     const mark = v.diff === null ? '✓' : v.diff.message ? '✗' : '~'
     lines.push(

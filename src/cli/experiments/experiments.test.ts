@@ -125,6 +125,24 @@ describe('chunkscope chaos', () => {
   })
 })
 
+describe('chunkscope chaos --variant', () => {
+  it('repeats one variant from the seed the report printed and writes it', async () => {
+    const report = JSON.parse((await cli('chaos', PWSH, '--seed', '9', '--json')).out) as ChaosJson
+    const straggler = report.chunks.variants.find((v) => v['kind'] === 'straggler')!
+    const out = join(dir, 'straggler.ndjson')
+    const ran = await cli('chaos', PWSH, '--variant', `straggler:${straggler['seed']}`, '--out', out)
+    expect(ran.code).toBe(0)
+    expect(ran.err).toContain(`${straggler['description']}: same message; + delta-after-end`)
+    const chunks = loadSource(readFileSync(out, 'utf8')).sessions[0]!.streams[0]!.chunks
+    expect(chunks).toHaveLength(straggler['chunkCount'] as number)
+    expect(analyzeStream(chunks).findings.map((f) => f.rule)).toContain('delta-after-end')
+    expect(await cli('chaos', PWSH, '--variant', 'nope:1')).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--variant expects KIND:SEED/),
+    })
+  })
+})
+
 describe('chunkscope diff', () => {
   it('aligns two attempts of one log by block and names the text, arguments and findings that differ', async () => {
     const ran = await cli('diff', `${MULTI}#t1.s3.a1`, `${MULTI}#t1.s2.a1`)
@@ -147,5 +165,14 @@ describe('chunkscope diff', () => {
     const path = join(dir, 'a#b.ndjson')
     writeFileSync(path, '{"type":"text-delta","index":0,"text":"x"}\n')
     expect((await cli('diff', path, path)).code).toBe(0)
+  })
+})
+
+describe('the experiment commands', () => {
+  it.each(['chaos', 'minimize', 'diff', 'mcp'])('%s --help prints its usage and exits 0', async (command) => {
+    const ran = await cli(command, '--help')
+    expect(ran.code).toBe(0)
+    expect(ran.out).toMatch(new RegExp(`^chunkscope ${command} `))
+    expect((await cli('--help')).out).toContain(`chunkscope ${command}`)
   })
 })

@@ -81,6 +81,12 @@ describe('wireChaos', () => {
     expect(report.variants.find((v) => v.kind === 'mid-escape')?.diff).toBeNull()
   })
 
+  it('the harness route reads the same body right under every split, multi-byte characters included', () => {
+    const report = wireChaos(body, harnessPipeline('openai-sse'), { seed: 3 })
+    expect(report.variants.map((v) => v.kind)).toContain('mid-utf8')
+    expect(report.variants.filter((v) => v.diff !== null)).toEqual([])
+  })
+
   it('repeats a run from its seed', () => {
     const a = wireChaos(body, brokenDecoder, { seed: 99 })
     const b = wireChaos(body, brokenDecoder, { seed: 99 })

@@ -1,52 +1,97 @@
 import { useMemo, useState } from 'react'
+import { loadInBackground } from '../../app/open/loadClient'
 import { compareStreams } from '../../core/experiments/compareStreams'
-import { listStreams } from '../../formats/streamRefs'
+import { listStreams, type StreamEntry } from '../../formats/streamRefs'
+import type { LoadedSource } from '../../formats/types'
 import { useChunkscope } from '../StoreContext'
 import { ComparisonSummary } from './ComparisonSummary'
 import { OverlaidLanes } from './OverlaidLanes'
 import { useCurrentStream } from './useCurrentStream'
 
-/** The selected stream against another stream of the same source, aligned by block, with overlaid lanes. */
+/**
+ * The selected stream (A) against another (B): another stream of the same source, or a stream of a second file
+ * read in the loading worker — aligned by block, with overlaid lanes, timing and findings.
+ */
 export function CompareTab() {
   const source = useChunkscope((s) => s.source)
   const current = useCurrentStream()
-  const streams = useMemo(() => listStreams(source), [source])
-  const others = streams.filter((s) => s.key !== current?.key)
+  const [other, setOther] = useState<{ source: LoadedSource; name: string } | string | null>(null)
+  const otherSource = typeof other === 'object' && other !== null ? other.source : null
+  const pool = otherSource ?? source
+  const streams = useMemo(() => listStreams(pool), [pool])
+  const candidates = otherSource !== null ? streams : streams.filter((s) => s.key !== current?.key)
   const [otherKey, setOtherKey] = useState<string | null>(null)
-  const other = others.find((s) => s.key === otherKey) ?? others[0] ?? null
+  const chosen: StreamEntry | null = candidates.find((s) => s.key === otherKey) ?? candidates[0] ?? null
   const a = current?.attempt ?? null
-  const b = other?.attempt ?? null
+  const b = chosen?.attempt ?? null
   // Re-rendered only when the source or the selection changes (never per cursor step).
   const comparison = a !== null && b !== null ? compareStreams(a.chunks, b.chunks) : null
-  if (current === null || other === null || comparison === null)
-    return (
-      <p className="p-2 text-xs text-slate-500">
-        Compare needs two streams in one source: two attempts of a log, or a file with several streams.
-      </p>
-    )
-  const timing = (t: (typeof comparison)['a']['timing']) =>
+  const pickFile = async (file: File) => {
+    setOther(`reading ${file.name}…`)
+    try {
+      const loaded = await loadInBackground({ file, name: file.name }, () => {})
+      setOtherKey(null)
+      setOther(
+        listStreams(loaded).length > 0
+          ? { source: loaded, name: file.name }
+          : `${file.name}: no stream in it`,
+      )
+    } catch (error) {
+      setOther(`${file.name}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  if (current === null) return <p className="p-2 text-xs text-slate-500">Open a stream to compare it.</p>
+  const timing = (t: NonNullable<typeof comparison>['a']['timing']) =>
     `${t.chunks} chunks · ${t.deltas} deltas · ttft ${t.ttftMs === null ? '–' : `${Math.round(t.ttftMs)} ms`} · median gap ${t.medianGapMs === null ? '–' : `${Math.round(t.medianGapMs)} ms`} · ${t.charsPerSecond === null ? '–' : `${t.charsPerSecond.toFixed(0)} chars/s`}`
   return (
     <div className="flex flex-col gap-2 p-2 text-xs">
-      <label className="flex items-center gap-1">
-        Compare <b>{current.key}</b> (A) with
-        <select
-          aria-label="Stream B"
-          value={other.key}
-          onChange={(e) => setOtherKey(e.target.value)}
-          className="rounded border border-slate-300 dark:border-slate-600 dark:bg-slate-800"
-        >
-          {others.map((s) => (
-            <option key={s.key} value={s.key}>
-              {s.key}
-            </option>
-          ))}
-        </select>
-      </label>
-      <p>A: {timing(comparison.a.timing)}</p>
-      <p>B: {timing(comparison.b.timing)}</p>
-      <OverlaidLanes a={current.attempt.chunks} b={other.attempt.chunks} />
-      <ComparisonSummary comparison={comparison} before="A" after="B" />
+      <div className="flex flex-wrap items-center gap-1">
+        <span>
+          Compare <b>{current.key}</b> (A) with
+        </span>
+        {candidates.length > 0 && (
+          <select
+            aria-label="Stream B"
+            value={chosen?.key ?? ''}
+            onChange={(e) => setOtherKey(e.target.value)}
+            className="rounded border border-slate-300 dark:border-slate-600 dark:bg-slate-800"
+          >
+            {candidates.map((s) => (
+              <option key={s.key} value={s.key}>
+                {otherSource !== null && typeof other === 'object' && other !== null ? `${other.name} ` : ''}
+                {s.key}
+              </option>
+            ))}
+          </select>
+        )}
+        <label className="cursor-pointer rounded border border-slate-300 px-1.5 py-0.5 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+          another file…
+          <input
+            type="file"
+            aria-label="Compare with a file"
+            className="sr-only"
+            onChange={(e) => e.target.files?.[0] && void pickFile(e.target.files[0])}
+          />
+        </label>
+        {otherSource !== null && (
+          <button type="button" className="underline" onClick={() => setOther(null)}>
+            back to this source
+          </button>
+        )}
+      </div>
+      {typeof other === 'string' && <output className="block">{other}</output>}
+      {comparison === null || b === null ? (
+        <p className="text-slate-500">
+          Choose a second stream: another attempt of this log, or another file.
+        </p>
+      ) : (
+        <>
+          <p>A: {timing(comparison.a.timing)}</p>
+          <p>B: {timing(comparison.b.timing)}</p>
+          <OverlaidLanes a={a!.chunks} b={b.chunks} />
+          <ComparisonSummary comparison={comparison} before="A" after="B" />
+        </>
+      )}
     </div>
   )
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { ChangedMarks } from './ChangedMarks'
 import { ChaosTab } from './ChaosTab'
 import { CompareTab } from './CompareTab'
 import { MinimizeTab } from './MinimizeTab'
@@ -29,6 +30,7 @@ export function ExperimentsPanel() {
       style={{ height: open ? '55%' : undefined }}
       className="flex shrink-0 flex-col border-t border-slate-200 dark:border-slate-700"
     >
+      {whatIf.session?.edited && <ChangedMarks positions={whatIf.session.edited.changed} />}
       <header className="flex h-7 shrink-0 items-center gap-2 px-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
         <h2>
           <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="uppercase">

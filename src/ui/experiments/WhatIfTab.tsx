@@ -32,7 +32,7 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
     <div className="flex flex-col gap-2 p-2 text-xs">
       <fieldset className="flex flex-wrap items-center gap-1" aria-label="Edit the chunk at the cursor">
         <span className="mr-1 font-medium">
-          Chunk #{pos} <code>{chunk.type}</code>
+          Chunk #{pos} (seq {engine.chunks[pos]!.seq}) <code>{chunk.type}</code>
         </span>
         <button type="button" className={BUTTON} onClick={() => whatIf.edit({ kind: 'drop', pos }, pos)}>
           Drop
@@ -85,7 +85,6 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
       </div>
       {session?.edited && (
         <>
-          <ChangedMarks positions={session.edited.changed} />
           <p data-testid="what-if-changed">
             Changed chunks:{' '}
             {session.edited.changed.length ? session.edited.changed.map((p) => `#${p}`).join(', ') : 'none'}
@@ -147,14 +146,5 @@ function ChunkEditor({
         </button>
       </div>
     </div>
-  )
-}
-
-/** Marks changed rows in the timeline by their `data-pos`, without the timeline knowing about edits. */
-function ChangedMarks({ positions }: { readonly positions: readonly number[] }) {
-  if (positions.length === 0 || positions.length > 2000) return null
-  const selector = positions.map((p) => `.timeline-row[data-pos="${p}"]`).join(',')
-  return (
-    <style>{`${selector}{box-shadow:inset 4px 0 #d97706;background-image:linear-gradient(90deg,rgb(217 119 6 / 0.12),transparent 40%)}`}</style>
   )
 }

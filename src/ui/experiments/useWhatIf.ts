@@ -38,9 +38,13 @@ export type WhatIf = {
 export function useWhatIf(): WhatIf {
   const store = useChunkscopeStore()
   const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
   const [stored, setStored] = useState<Session | null>(null)
+  // Another stream of the recording, or another source, starts afresh.
   const session =
-    stored !== null && source !== null && (source === stored.shown || source === stored.base.source)
+    stored !== null &&
+    source !== null &&
+    (source === stored.shown || (source === stored.base.source && streamKey === stored.base.streamKey))
       ? stored
       : null
 
