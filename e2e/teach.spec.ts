@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { dropFile, expectPosition, idle, openApp } from './helpers'
+import { dropFile, expectPosition, idle, openApp, openFile } from './helpers'
 
 // The straggler lesson (src/examples/lessons/straggler.json): bs0, td0 ×3, be0 (seq 4), td0 straggler (seq 5), usage,
 // finish — 8 chunks; narration on seqs 4 and 5.
@@ -177,4 +177,26 @@ test('captions export as WebVTT that Chromium’s own parser reads, one cue per 
   }, text)
   expect(cues.map((c) => c.id)).toEqual(['seq-0', 'seq-1', 'seq-3', 'seq-4', 'seq-5', 'seq-7', 'seq-8'])
   expect(cues[1]).toEqual({ id: 'seq-1', start: 3, text: expect.stringContaining('“runoob”') })
+})
+
+test('a lesson file opened with Open file starts at k = 0; full screen is taken or the view fills the window', async ({
+  page,
+}, info) => {
+  await openApp(page)
+  const path = info.outputPath('straggler.lesson.json')
+  writeFileSync(path, readFileSync(new URL('../src/examples/lessons/straggler.json', import.meta.url)))
+  await openFile(page, path)
+  await expectPosition(page, 0, 8)
+  await present(page)
+  await page.getByRole('button', { name: 'Full screen (F)' }).click()
+  // Headless Chromium may grant or refuse the Fullscreen API: either way the presenter fills the screen or window.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.fullscreenElement !== null || document.querySelector('[data-presenter="window"]') !== null,
+      ),
+    )
+    .toBe(true)
+  await expect(page.getByRole('button', { name: 'Full screen (F)' })).toHaveAttribute('aria-pressed', 'true')
 })

@@ -8,6 +8,7 @@ import {
   type Lesson,
   type LocalText,
 } from '../../formats/lesson/lesson'
+import { translate } from '../i18n/translate'
 import { buildExplanation } from '../transport/buildExplanation'
 
 /** Lesson files say `zh` (docs/protocol.md §15); the interface says `zh-CN`. */
@@ -22,7 +23,7 @@ export function lessonText(text: LocalText, lang: Lang): string {
 export type Narration = {
   /** The lesson's own words for the chunk just applied (null: the lesson says nothing here, or there is none). */
   readonly said: string | null
-  /** What the assembler did and why, in full sentences (the workbench's explanation). */
+  /** What the assembler did and why, in full sentences (the workbench's explanation, in the interface language). */
   readonly did: string
 }
 
@@ -34,7 +35,7 @@ export function buildNarration(
   streamKey: string | null,
   lang: Lang,
 ): Narration {
-  const did = buildExplanation(engine, frame)
+  const did = buildExplanation(engine, frame, (key, params) => translate(lang, key, params))
   const last = frame.last
   if (lesson === undefined || streamKey === null || last === null) return { said: null, did }
   const said = narrationAt(lesson, streamKey, last.chunk.seq)
