@@ -323,6 +323,90 @@ write(
     }),
 )
 
+// ----- Gemini streamGenerateContent?alt=sse (ai.google.dev/api/generate-content#method:-models.streamgeneratecontent) -----
+
+/** Gemini's wire form: `data: <GenerateContentResponse>` and a CRLF blank line, as the API sends it. */
+const geminiSse = (chunks) => chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('')
+const candidate = (parts, finishReason) => ({
+  content: { parts, role: 'model' },
+  ...(finishReason ? { finishReason } : {}),
+  index: 0,
+})
+const geminiUsage = (prompt, candidates, thoughts = 0, cached = 0) => ({
+  promptTokenCount: prompt,
+  candidatesTokenCount: candidates,
+  ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+  ...(cached ? { cachedContentTokenCount: cached } : {}),
+  totalTokenCount: prompt + candidates + thoughts,
+})
+const gemini = (model, id, steps) =>
+  steps.map(([parts, finish, usage]) => ({
+    candidates: [candidate(parts, finish)],
+    ...(usage ? { usageMetadata: usage } : {}),
+    modelVersion: model,
+    responseId: id,
+  }))
+
+const geminiTool = gemini('gemini-2.5-flash', 'synthetic-gemini-tool', [
+  [[{ text: '**Planning** the lookup: I need the weather tool.', thought: true }]],
+  [[{ text: ' Calling it now.', thought: true }]],
+  [[{ text: 'Checking Paris ' }]],
+  [[{ text: 'and Lyon.' }]],
+  [
+    [
+      {
+        functionCall: { name: 'get_weather', args: { city: 'Paris', days: [1, 2] } },
+        thoughtSignature: 'c2lnbmF0dXJlMQ==',
+      },
+      { functionCall: { id: 'call_lyon', name: 'get_weather', args: { city: 'Lyon' } } },
+    ],
+    'STOP',
+    geminiUsage(812, 41, 120, 512),
+  ],
+])
+write('gemini', 'synthetic-thinking-text-tools.sse', geminiSse(geminiTool))
+write('gemini', 'synthetic-thinking-text-tools-truncated.sse', cut(geminiSse(geminiTool)))
+write(
+  'gemini',
+  'synthetic-thinking-text-tools-broken.sse',
+  breakJson(geminiSse(geminiTool).replaceAll('\r\n', '\n')),
+)
+
+const geminiLength = gemini('gemini-2.0-flash', 'synthetic-gemini-length', [
+  [[{ text: 'Once upon a time, ' }]],
+  [[{ text: 'there was a very long' }], 'MAX_TOKENS', geminiUsage(6, 8)],
+])
+write('gemini', 'synthetic-max-tokens.sse', geminiSse(geminiLength))
+
+const geminiSafety = gemini('gemini-2.0-flash', 'synthetic-gemini-safety', [
+  [[{ text: 'I can start with' }]],
+  [[], 'SAFETY', geminiUsage(14, 3)],
+])
+write('gemini', 'synthetic-safety.sse', geminiSse(geminiSafety))
+write(
+  'gemini',
+  'synthetic-empty-stop.sse',
+  geminiSse(gemini('gemini-2.5-pro', 'synthetic-gemini-empty', [[[], 'STOP', geminiUsage(3, 0)]])),
+)
+// A second candidate (pi-ai reads the first only) and an inline image part it keeps nothing of.
+write(
+  'gemini',
+  'synthetic-two-candidates-inline-data.sse',
+  geminiSse([
+    {
+      candidates: [
+        candidate(
+          [{ text: 'First.' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }],
+          'STOP',
+        ),
+        { ...candidate([{ text: 'Second.' }], 'STOP'), index: 1 },
+      ],
+      usageMetadata: geminiUsage(5, 4),
+      modelVersion: 'gemini-2.5-flash-image',
+    },
+  ]),
+)
+
 // ----- Recorded bodies from the Vercel AI SDK (SOURCES.md) -----
 
 /** The Responses recordings converted (the payload lines unchanged, each given its `event:` name). */
@@ -341,6 +425,17 @@ const RESPONSES_RECORDINGS = [
   'openai-client-tool-search.2',
   'programmatic-tool-calling.2',
   'parallel-tool-call-wrapper.1',
+]
+
+/** The Gemini recordings converted (each payload line as one `data:` event with Gemini's CRLF blank line). */
+const GEMINI_RECORDINGS = [
+  'google/src/__fixtures__/google-text.chunks.txt',
+  'google/src/__fixtures__/google-reasoning.chunks.txt',
+  'google/src/__fixtures__/google-reasoning-gemini3.chunks.txt',
+  'google/src/__fixtures__/google-tool-call.chunks.txt',
+  'google/src/__fixtures__/google-tool-call-gemini3.chunks.txt',
+  'google/src/__fixtures__/google-stream-no-args-tool-call.chunks.txt',
+  'google/src/__fixtures__/google-stream-tool-call-arguments.chunks.txt',
 ]
 
 /** Recordings that also get a damaged variant of each kind. */
@@ -372,5 +467,12 @@ if (aiSdk !== -1) {
       write('responses', `vercel-${name}-truncated.sse`, cut(body))
       write('responses', `vercel-${name}-broken.sse`, breakJson(body))
     }
+  }
+  for (const path of GEMINI_RECORDINGS) {
+    const name = path.split('/').at(-1).replace('.chunks.txt', '')
+    const body = lines(show(`packages/${path}`))
+      .map((line) => `data: ${line}\r\n\r\n`)
+      .join('')
+    write('gemini', `vercel-${name}.sse`, body)
   }
 }

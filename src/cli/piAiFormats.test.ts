@@ -45,3 +45,12 @@ describe('chunkscope inspect on OpenAI Responses captures', () => {
     expect(streams[0]!.finish).toMatchObject({ kind: 'error', failure: { code: 'RATE_LIMIT' } })
   })
 })
+
+describe('chunkscope inspect on Gemini captures', () => {
+  it('reads thoughts, text and tool calls', () => {
+    const { format, streams } = report('gemini/vercel-google-tool-call.sse')
+    expect(format).toBe('gemini-sse')
+    expect(streams[0]!.blocks!.map((b) => b.type)).toContain('tool-call')
+    expect(streams[0]!.finish).toEqual({ kind: 'tool-calls' })
+  })
+})

@@ -34,7 +34,7 @@ describe('loadSource', () => {
             'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
             "the Vercel AI SDK's UI message stream (SSE), @ai-sdk/devtools' stored generations (.devtools/generations.json), " +
             'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body, ' +
-            'an OpenAI Responses API SSE body or ' +
+            'an OpenAI Responses API SSE body, a Google Gemini streamGenerateContent SSE body or ' +
             'a JavaScript/TypeScript snippet that yields chunk literals; ' +
             'first line starts with "Hello, this is not a log at all, just so…"',
         },

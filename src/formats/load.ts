@@ -31,7 +31,7 @@ export function loadSource(text: string, name?: string, onProgress?: ProgressHoo
   if (format === null || reader === undefined) {
     const foreign = sniffForeignFormat(text)
     if (foreign !== null) {
-      const message = `${foreign.name} (${foreign.evidence}): a format Chunkscope does not read — it translates DeepSeek / OpenAI-compatible Chat Completions, Anthropic Messages and OpenAI Responses streams`
+      const message = `${foreign.name} (${foreign.evidence}): a format Chunkscope does not read — it translates DeepSeek / OpenAI-compatible Chat Completions, Anthropic Messages, OpenAI Responses and Gemini streams`
       return { format: null, ...named, sessions: [], diagnostics: [{ line: 1, severity: 'error', message }] }
     }
     const expected = joinAlternatives(TEXT_FORMATS.map((f) => f.description))

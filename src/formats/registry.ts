@@ -190,6 +190,14 @@ export const FORMATS = [
     read: (text) => readSseSource(text, 'openai-responses-sse'),
   },
   {
+    id: 'gemini-sse',
+    label: 'Gemini SSE',
+    description: 'a Google Gemini streamGenerateContent SSE body',
+    input: 'text',
+    sniff: (text) => sniffSseDialect(text) === 'gemini-sse',
+    read: (text) => readSseSource(text, 'gemini-sse'),
+  },
+  {
     // Last: code is recognised only when no data format fits.
     id: 'js-snippet',
     label: 'JS/TS snippet',

@@ -1,6 +1,7 @@
 import type { AssistantMessage, AssistantMessageEvent, Model, Usage } from '@earendil-works/pi-ai'
 import { isContextOverflow } from '@earendil-works/pi-ai'
 import { stream } from '@earendil-works/pi-ai/api/anthropic-messages'
+import { stream as googleStream } from '@earendil-works/pi-ai/api/google-generative-ai'
 import { stream as responsesStream } from '@earendil-works/pi-ai/api/openai-responses'
 import type { FinishReason, StreamChunk, TokenUsage } from '../core/protocol'
 import { piAiModelOf } from '../formats/sse/piAiSse'
@@ -26,7 +27,7 @@ export async function piAiChunks(
 }
 
 /** The pi-ai APIs the oracle drives, each as the harness's route would configure it. */
-export type OracleApi = 'anthropic-messages' | 'openai-responses'
+export type OracleApi = 'anthropic-messages' | 'openai-responses' | 'google-generative-ai'
 
 /**
  * The same oracle for any of {@link OracleApi}: `model` is the id the route would name (the body's own model, as
@@ -64,7 +65,9 @@ export async function piAiApiChunks(
     const events =
       api === 'anthropic-messages'
         ? stream(oracleModel(model), context, options)
-        : responsesStream(openAiModel(model), context, options)
+        : api === 'openai-responses'
+          ? responsesStream(openAiModel(model), context, options)
+          : googleStream(googleModel(model), context, options)
     const chunks: StreamChunk[] = []
     for await (const event of events) chunks.push(...chunksOf(event))
     return { chunks, fetchCalls }
@@ -100,6 +103,21 @@ function openAiModel(id: string): Model<'openai-responses'> {
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: 400_000,
     maxTokens: 128_000,
+  }
+}
+
+function googleModel(id: string): Model<'google-generative-ai'> {
+  return {
+    id,
+    name: id,
+    api: 'google-generative-ai',
+    provider: 'google',
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+    reasoning: false,
+    input: ['text'],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    contextWindow: 1_048_576,
+    maxTokens: 65_536,
   }
 }
 

@@ -9,7 +9,6 @@ const fixture = (name: string) => readFileSync(path(name), 'utf8')
 
 describe('formats Chunkscope does not read are refused by name, never misread', () => {
   it.each([
-    ['gemini-stream.sse', 'a Google Gemini streamGenerateContent stream'],
     ['bedrock-converse-events.ndjson', 'AWS Bedrock ConverseStream events'],
   ])('%s → %s', (name, format) => {
     const text = fixture(name)

@@ -93,6 +93,7 @@ export function sniffForeignFormat(text: string): ForeignFormat | null {
         return {
           name: 'a Google Gemini streamGenerateContent stream',
           evidence: '"candidates" with content parts',
+          readAs: 'gemini-sse',
         }
     }
   }

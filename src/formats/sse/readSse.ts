@@ -7,16 +7,18 @@ import { httpFailure } from './httpFailure'
 import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './openai'
 import { piAiHttpFinish } from './piAiFailure'
 import { scanPiAiSse } from './piAiSse'
+import { createGeminiTranslator } from './gemini'
+import { scanGeminiSse } from './geminiSse'
 import { createResponsesTranslator } from './responses'
 import { responsesHttpFinish } from './responsesHttp'
 import { scanSdkSse } from './sdkSse'
 import { readHttpHead, scanSse, type HttpHead, type SseEvent } from './sseEvents'
 import type { TranslatorNote, WireTranslator } from './translator'
 
-export type SseDialect = 'openai-sse' | 'anthropic-sse' | 'openai-responses-sse'
+export type SseDialect = 'openai-sse' | 'anthropic-sse' | 'openai-responses-sse' | 'gemini-sse'
 
 /** The dialects the harness reads through its pi-ai route: the body's end, not an end marker, ends the stream. */
-const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set(['anthropic-sse', 'openai-responses-sse'])
+const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set(['anthropic-sse', 'openai-responses-sse', 'gemini-sse'])
 
 /**
  * The largest single event a file may hold. One event becomes a delta and a block whose whole text the page lays
@@ -41,6 +43,7 @@ export function createTranslator(
   options: DeepSeekTranslatorOptions = {},
 ): WireTranslator {
   if (dialect === 'openai-sse') return createDeepSeekTranslator(options)
+  if (dialect === 'gemini-sse') return createGeminiTranslator()
   return dialect === 'anthropic-sse' ? createAnthropicTranslator() : createResponsesTranslator()
 }
 
@@ -85,7 +88,13 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   // Each route frames as its library does: the DeepSeek adapter with eventsource-parser, pi-ai's Anthropic reader
   // with its own, pi-ai's Responses reader with the openai SDK's.
   const scanner =
-    dialect === 'anthropic-sse' ? scanPiAiSse : dialect === 'openai-responses-sse' ? scanSdkSse : scanSse
+    dialect === 'anthropic-sse'
+      ? scanPiAiSse
+      : dialect === 'openai-responses-sse'
+        ? scanSdkSse
+        : dialect === 'gemini-sse'
+          ? scanGeminiSse
+          : scanSse
   let lastLine = head?.bodyLine ?? 1
   const scan = scanner(
     text,
@@ -133,12 +142,13 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   if (!translator.finished && PI_AI_DIALECTS.has(dialect)) {
     // pi-ai ends the stream at the end of the body, not at an end marker (its translators say why); an event the
     // SDK never dispatched is still shown in the Adapter view, as one that became nothing.
-    const tail = dialect === 'openai-responses-sse' ? scan.undispatched : null
+    const tail = dialect === 'anthropic-sse' ? null : scan.undispatched
     if (tail !== null) {
       trace.event(tail.start, tail.end, tail.line)
       dropped = 1
     }
-    trace.emit(translator.end('eof'), false)
+    // Gemini's SDK throws on text left after the last event; the others end the same either way.
+    trace.emit(translator.end(tail === null ? 'done' : 'eof'), false)
     for (const note of translator.takeNotes()) notes.add(note, lastLine)
   } else if (!translator.finished) {
     // What the parser never dispatched is still shown in the Adapter view, as an event that became nothing.
@@ -174,6 +184,13 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       line,
       severity: 'info',
       message: `line ${line}: the body's last event has no blank line after it; pi-ai reads it anyway (its reader dispatches a pending event at the end of the body)`,
+    })
+  } else if (scan.unterminatedLast !== null && dialect === 'gemini-sse') {
+    const line = scan.unterminatedLast.line + offset
+    diagnostics.push({
+      line,
+      severity: 'warning',
+      message: `line ${line}: the body ends with text after its last blank line; the @google/genai SDK that pi-ai reads through throws "Incomplete JSON segment at the end" there`,
     })
   } else if (scan.unterminatedLast !== null && dialect === 'openai-responses-sse') {
     const line = scan.unterminatedLast.line + offset

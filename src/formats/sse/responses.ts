@@ -154,7 +154,8 @@ export function createResponsesTranslator(): WireTranslator {
     },
   })
 
-  const apply = (event: unknown): StreamChunk[] => {
+  /** One event's chunks; `out` collects those emitted before a failure inside the event (they stay emitted). */
+  const apply = (event: unknown, out: StreamChunk[]): StreamChunk[] => {
     const type = at(event, 'type')
     switch (type) {
       case 'response.created':
@@ -210,7 +211,8 @@ export function createResponsesTranslator(): WireTranslator {
         return toolDelta(slot.index, block, appendCustom(block, next, isDone))
       }
       case 'response.output_item.done':
-        return closeItem(at(event, 'output_index'), at(event, 'item'))
+        closeItem(at(event, 'output_index'), at(event, 'item'), out)
+        return []
       case 'response.completed':
       case 'response.incomplete':
         finalize(at(event, 'response'))
@@ -240,8 +242,7 @@ export function createResponsesTranslator(): WireTranslator {
     }
   }
 
-  const closeItem = (outputIndex: unknown, item: unknown): StreamChunk[] => {
-    const out: StreamChunk[] = []
+  const closeItem = (outputIndex: unknown, item: unknown, out: StreamChunk[]): void => {
     let slot = slots.get(outputIndex)
     if (slot === undefined) {
       out.push(...open(outputIndex, item))
@@ -249,7 +250,7 @@ export function createResponsesTranslator(): WireTranslator {
     }
     const type = at(item, 'type')
     const block = slot?.block
-    if (slot === undefined || block === undefined) return out
+    if (slot === undefined || block === undefined) return
     if (type === 'reasoning' && block.kind === 'thinking') {
       const summary = joinParts(at(item, 'summary'), (part) => at(part, 'text'), '\n\n')
       const content = joinParts(at(item, 'content'), (part) => at(part, 'text'), '\n\n')
@@ -286,7 +287,6 @@ export function createResponsesTranslator(): WireTranslator {
       slots.delete(outputIndex)
       out.push(toolEnd(slot.index, block))
     }
-    return out
   }
 
   /** pi-ai's `finalizeResponse`: the reasoning signatures backfilled, usage, the stop reason from the status. */
@@ -342,13 +342,15 @@ export function createResponsesTranslator(): WireTranslator {
       }
       // Events named `thread.*` (the Assistants API) are parsed but yield nothing pi-ai reads.
       if (event.startsWith('thread.')) return []
+      const out: StreamChunk[] = []
       try {
         const error = parsed === null || parsed === undefined ? undefined : at(parsed, 'error')
         if (error) return fail(sdkErrorMessage(error))
         if (model === null && at(parsed, 'type') === 'response.created') model = responsesModelOf(parsed)
-        return apply(parsed)
+        const chunks = apply(parsed, out)
+        return [...out, ...chunks]
       } catch (error) {
-        return fail(error instanceof Error ? error.message : JSON.stringify(error))
+        return [...out, ...fail(error instanceof Error ? error.message : JSON.stringify(error))]
       }
     },
     end() {
