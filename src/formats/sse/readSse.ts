@@ -18,7 +18,11 @@ import type { TranslatorNote, WireTranslator } from './translator'
 export type SseDialect = 'openai-sse' | 'anthropic-sse' | 'openai-responses-sse' | 'gemini-sse'
 
 /** The dialects the harness reads through its pi-ai route: the body's end, not an end marker, ends the stream. */
-const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set(['anthropic-sse', 'openai-responses-sse', 'gemini-sse'])
+const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set([
+  'anthropic-sse',
+  'openai-responses-sse',
+  'gemini-sse',
+])
 
 /**
  * The largest single event a file may hold. One event becomes a delta and a block whose whole text the page lays
