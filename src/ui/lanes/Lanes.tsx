@@ -9,12 +9,14 @@ import { BrushSummary } from './BrushSummary'
 import { LaneCanvas } from './LaneCanvas'
 import { fullWindow, isZoomed, type LaneWindow } from './laneWindow'
 import type { Brush } from './useLaneControls'
+import { useT } from '../i18n/useT'
 
 /**
  * One lane per block index (first-seen order) along the chunk positions 0…N: the block's life as a bar, its deltas
  * as ticks, the freeze, implicit opens and ignored chunks; a cursor at k. Click or drag to seek.
  */
 export function Lanes() {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const source = useChunkscope((s) => s.source)
   const streamKey = useChunkscope((s) => s.streamKey)
@@ -55,7 +57,7 @@ export function Lanes() {
 
   return (
     <Panel
-      title="Lanes"
+      title={t('lanes.title')}
       className="h-full"
       actions={
         (engine !== null && brush !== null ? (
@@ -63,20 +65,19 @@ export function Lanes() {
         ) : null) ??
         readout ?? (
           <span className="truncate text-[11px] text-slate-600 dark:text-slate-300">
-            {model === null ? '' : `${model.lanes.length} block${model.lanes.length === 1 ? '' : 's'} · `}▮
-            delta · ■ frozen · ▯ implicit open ·{' '}
-            <span className="text-red-600 dark:text-red-400">✕ ignored</span>
+            {model === null ? '' : `${t('lanes.blocks', { count: model.lanes.length })} · `}
+            {t('lanes.legend')} <span className="text-red-700 dark:text-red-400">{t('lanes.ignored')}</span>
             {model?.holes !== undefined && (
-              <span className="text-red-600 dark:text-red-400"> · ┆ seqs missing from the log</span>
+              <span className="text-red-700 dark:text-red-400"> · {t('lanes.missing')}</span>
             )}
           </span>
         )
       }
     >
       {engine === null || model === null ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">Load a stream to see its blocks.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('lanes.empty')}</p>
       ) : model.lanes.length === 0 ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No blocks in this stream.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('lanes.none')}</p>
       ) : (
         <div className="relative h-full">
           <LaneCanvas

@@ -8,6 +8,7 @@ import { CaptureList } from './CaptureList'
 import { FeedList } from './FeedList'
 import { useLive, useLiveView } from './LiveContext'
 import { RequestDialog } from './RequestDialog'
+import { useT } from '../i18n/useT'
 
 /**
  * Live captures, shown while the workbench is on them: start a request from the page, subscribe to a
@@ -15,6 +16,7 @@ import { RequestDialog } from './RequestDialog'
  * cursor follows the newest stream's tail.
  */
 export function LivePanel() {
+  const t = useT()
   const live = useLive()
   const captures = useLiveView((s) => s.captures)
   const running = useLiveView(useShallow((s) => s.running))
@@ -30,7 +32,7 @@ export function LivePanel() {
 
   return (
     <Panel
-      title="Live"
+      title={t('toolbar.live')}
       className="flex-[3] border-b border-slate-200 dark:border-slate-700"
       actions={
         <>
@@ -38,13 +40,13 @@ export function LivePanel() {
             type="button"
             className={`btn ${follow ? 'border-sky-500 text-sky-700 dark:text-sky-300' : ''}`}
             aria-pressed={follow}
-            title="Keep the cursor on the newest stream's last chunk as chunks arrive"
+            title={t('live.followTitle')}
             onClick={() => void setFollow(!follow)}
           >
-            Follow
+            {t('live.follow')}
           </button>
           <button type="button" className="btn" onClick={() => setRequestOpen(true)}>
-            New request…
+            {t('live.newRequest')}
           </button>
         </>
       }
@@ -57,15 +59,15 @@ export function LivePanel() {
         onStop={(id) => live.stop(id)}
       />
       <footer className="flex items-center gap-2 px-2 py-1 text-[11px] text-slate-600 dark:text-slate-300">
-        {storageProblem ?? 'Requests from this page are saved in this browser only.'}
+        {storageProblem ?? t('live.savedHere')}
         <button
           type="button"
           className="btn ml-auto shrink-0"
           disabled={rows.length === 0}
-          title="Forget every capture shown here and delete the ones this browser saved (running ones stay)"
+          title={t('live.clearTitle')}
           onClick={() => void live.clearSaved()}
         >
-          Clear saved
+          {t('live.clear')}
         </button>
       </footer>
       <RequestDialog open={requestOpen} onClose={() => setRequestOpen(false)} />

@@ -4,9 +4,11 @@ import { useChunkscope } from '../StoreContext'
 import { buildOutline } from './buildOutline'
 import { DiagnosticsList } from './DiagnosticsList'
 import { OutlineTree } from './OutlineTree'
+import { useT } from '../i18n/useT'
 
 /** The loaded source at a glance: reader diagnostics, then turns → steps → attempts with the events around them. */
 export function Outline() {
+  const t = useT()
   const source = useChunkscope((s) => s.source)
   // A fresh key per source on screen, so the tree's expansion and the diagnostics' open state start over; live
   // captures grow under one id, so the tree keeps its expansion across updates.
@@ -15,18 +17,18 @@ export function Outline() {
   const count = outline.attempts.length
   return (
     <Panel
-      title="Outline"
+      title={t('outline.title')}
       className="flex-[3]"
       actions={
         source !== null && (
           <span className="text-[11px] font-normal text-slate-600 tabular-nums dark:text-slate-300">
-            {count} {count === 1 ? 'stream' : 'streams'}
+            {t('outline.streams', { count })}
           </span>
         )
       }
     >
       {source === null ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">Nothing loaded.</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('outline.nothing')}</p>
       ) : (
         <div key={sourceId} className="flex h-full min-h-0 flex-col">
           <DiagnosticsList diagnostics={source.diagnostics} />

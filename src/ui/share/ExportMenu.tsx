@@ -6,6 +6,7 @@ import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import { downloadText } from './download'
 import { exportTargetOf } from './shareTarget'
 import { useDetailsMenu } from '../layout/useDetailsMenu'
+import { useT } from '../i18n/useT'
 
 const FORMATS = Object.keys(EXPORT_FORMATS) as ExportFormat[]
 
@@ -25,20 +26,21 @@ export function ExportMenu() {
   const hasRecorded = useChunkscope(
     (s) => findStream(s.source, s.streamKey)?.attempt.recorded !== null && s.streamKey !== null,
   )
+  const t = useT()
   const [reported, setReported] = useState<string | null>(null)
   const menu = useDetailsMenu()
 
   const copyReport = async () => {
-    setReported('Writing…')
+    setReported(t('export.writing'))
     const text = await bugReportOf(store.getState())
     if (text === null) return setReported(null)
     try {
       await navigator.clipboard.writeText(text)
-      setReported('Copied to the clipboard')
+      setReported(t('share.copied'))
     } catch {
       // No clipboard here (an insecure context, a denied permission): offer the Markdown as a file instead.
       downloadText(text, 'bug-report.md', 'text/markdown')
-      setReported('The clipboard is not available: downloaded as bug-report.md')
+      setReported(t('export.downloaded'))
     }
   }
 
@@ -56,16 +58,16 @@ export function ExportMenu() {
         className={`btn cursor-pointer list-none ${hasStream ? '' : 'pointer-events-none opacity-40'}`}
         aria-disabled={!hasStream}
       >
-        Export ▾
+        {t('export.button')}
       </summary>
       <ul
         role="menu"
-        aria-label="Export"
-        className="absolute right-0 z-30 mt-1 w-[22rem] rounded border border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900"
+        aria-label={t('export.menu')}
+        className="absolute right-0 z-30 mt-1 w-[22rem] max-w-[calc(100vw-1rem)] rounded border border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900"
       >
         {windowLink && (
           <li role="none" className="px-3 py-1 text-xs whitespace-normal text-amber-700 dark:text-amber-300">
-            This is a window of a shared link: exports hold its chunks only, not the state before them.
+            {t('export.windowLink')}
           </li>
         )}
         <li role="none">
@@ -75,9 +77,9 @@ export function ExportMenu() {
             className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
             onClick={() => void copyReport()}
           >
-            <span className="block text-sm">Copy as bug report</span>
+            <span className="block text-sm">{t('export.bugReport')}</span>
             <output className="block text-xs text-slate-600 dark:text-slate-300">
-              {reported ?? 'Markdown: what was loaded, the finding, the first divergence, a link, the chunks'}
+              {reported ?? t('export.bugReportHint')}
             </output>
           </button>
         </li>
