@@ -46,6 +46,17 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(opener).toBeFocused()
     })
 
+    test(`the presenter view has no axe violations (${scheme})`, async ({ page }) => {
+      await openApp(page, '#ex=straggler')
+      await page.getByRole('button', { name: 'Present' }).click()
+      await expect(page.getByRole('region', { name: 'Narration' })).toBeVisible()
+      await page.getByRole('button', { name: 'Next chunk' }).first().click()
+      expect(await violations(page)).toEqual([])
+      // With the class asked to predict the next step.
+      await page.getByRole('button', { name: 'Predict' }).click()
+      expect(await violations(page)).toEqual([])
+    })
+
     test(`the Live panel has no axe violations (${scheme})`, async ({ page }) => {
       await openApp(page, '#ex=straggler')
       await page.getByRole('button', { name: 'Live' }).click()

@@ -69,10 +69,11 @@ export function PresenterBar({ fullscreen }: Props) {
             className="btn"
             disabled={step <= 0}
             title={t('teach.smaller')}
-            aria-label={t('teach.smaller')}
             onClick={() => setFontScale(FONT_SCALES[step - 1] ?? fontScale)}
           >
-            A−
+            {/* Named by its content, so the visible "A−" is part of the name (WCAG 2.5.3). */}
+            <span aria-hidden>A−</span>
+            <span className="sr-only">{t('teach.smaller')}</span>
           </button>
           <output data-testid="font-scale" className="w-14 text-center font-mono tabular-nums">
             {Math.round(fontScale * 100)}%
@@ -82,10 +83,10 @@ export function PresenterBar({ fullscreen }: Props) {
             className="btn"
             disabled={step >= FONT_SCALES.length - 1}
             title={t('teach.larger')}
-            aria-label={t('teach.larger')}
             onClick={() => setFontScale(FONT_SCALES[step + 1] ?? fontScale)}
           >
-            A+
+            <span aria-hidden>A+</span>
+            <span className="sr-only">{t('teach.larger')}</span>
           </button>
         </fieldset>
         <button type="button" className="btn" aria-pressed={fullscreen.active} onClick={fullscreen.toggle}>

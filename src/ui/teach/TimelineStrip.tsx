@@ -31,7 +31,8 @@ export function TimelineStrip() {
           aria-current={pos === k - 1 ? 'step' : undefined}
           onClick={() => seekTo(pos + 1)}
           className={`rounded px-2 py-1 font-mono text-sm whitespace-nowrap ${style?.badge ?? 'bg-red-100 text-red-900'} ${
-            applied ? '' : 'opacity-60'
+            // Not applied yet: greyed by colour, not opacity, so the label keeps its 4.5:1 contrast.
+            applied ? '' : 'grayscale'
           } ${pos === k - 1 ? 'ring-2 ring-sky-600' : ''} ${pos === k ? 'outline-2 outline-dashed outline-slate-500' : ''}`}
         >
           {sourced.seq} {style?.label ?? String((chunk as { type?: unknown }).type)}
