@@ -2,6 +2,9 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { corpusFile, openApp, openFile } from './helpers'
 
+// A hang guard, not a speed test: one axe pass over the full workbench takes seconds on a loaded 2-core machine.
+test.describe.configure({ timeout: 120_000 })
+
 /** WCAG 2.0–2.2 A and AA: the level the README claims (and only for the screens checked here). */
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
