@@ -8,6 +8,7 @@ import { loadBytes } from '../formats/loadBytes'
 import { generateStream } from '../test/generate'
 import { loadBaseline, saveResults } from './baseline'
 import { flatten, median, printTable, type Row } from './report'
+import { WIRE_WRITERS } from './wireWriters'
 
 /**
  * Load throughput per input format: loadSource on a generated ~100 MB input of each text format, next to
@@ -59,6 +60,7 @@ const FORMATS: TextFormat[] = [
   { name: 'OpenAI SSE', write: toOpenAiSse, floor: parseSseData },
   { name: 'Anthropic SSE', write: toAnthropicSse, floor: parseSseData },
   { name: 'simplified NDJSON', write: toSimplified, floor: parseLines },
+  ...WIRE_WRITERS,
 ]
 
 function timed(run: () => void): number {
