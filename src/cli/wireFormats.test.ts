@@ -35,7 +35,6 @@ describe('chunkscope inspect on Ollama, Cohere, the AI SDK and trace exports', (
   it('the damaged variants: a diagnostic naming line and offset, an in-band failure', () => {
     for (const [name, code] of [
       ['ollama-chat-torn.ndjson', 'TRANSPORT'],
-      ['ollama-chat-bad-json.ndjson', 'MALFORMED_RESPONSE'],
       ['cohere-tool-call-torn.sse', 'TRANSPORT'],
       ['cohere-tool-call-bad-json.sse', 'MALFORMED_RESPONSE'],
       ['ai-sdk-ui-stream-torn.sse', 'TRANSPORT'],

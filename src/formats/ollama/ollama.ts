@@ -39,7 +39,8 @@ export function sniffOllama(text: string): boolean {
  * `JSON.stringify` of the object sent; id the entry's `id`, else empty: Ollama sends none before 0.12); the `done`
  * line closes the open block, then usage (`prompt_eval_count`, `eval_count`), then finish (`done_reason` `stop` →
  * stop, or tool-calls when a tool call came, as pi-ai's Google and Responses readers do; `length` → max-tokens;
- * anything else → error). `{"error": …}` is an in-band failure.
+ * anything else → error). `{"error": …}` is an in-band failure. A line that is no JSON is skipped, as the official
+ * client (ollama-js) skips it.
  */
 export function createOllamaDialect(): WireDialect {
   const blocks = new InlineBlocks()
@@ -143,6 +144,8 @@ export function createOllamaDialect(): WireDialect {
       return out
     },
     malformed: (message) => fail(message, 'MALFORMED_RESPONSE'),
+    // ollama-js (the official client) logs "invalid json" for such a line and reads on.
+    skipsBadLines: 'as ollama-js does: it logs "invalid json" and reads the next line',
     end() {
       if (finished) return []
       notes.note(

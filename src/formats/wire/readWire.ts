@@ -21,6 +21,11 @@ export type WireDialect = {
   takeNotes(): readonly TranslatorNote[]
   /** Data strings that are an end marker rather than JSON (`[DONE]`). */
   readonly markers?: ReadonlySet<string>
+  /**
+   * A line that is no JSON is skipped and reading goes on, rather than failing the stream: what the provider's
+   * own client does (ollama-js logs "invalid json" and reads the next line).
+   */
+  readonly skipsBadLines?: string
 }
 
 export type WireOptions = {
@@ -56,8 +61,8 @@ function deeper(data: string): boolean {
 
 /**
  * An NDJSON body (Ollama): one JSON object per line, each a wire event. A last line without a line break is read
- * when it parses (a client reads what is buffered at the end), else reported as torn; a line that is no JSON fails
- * the stream at that line, named by line and offset.
+ * when it parses (a client reads what is buffered at the end), else reported as torn; a line that is no JSON is
+ * named by line and offset and fails the stream there, or is skipped when the dialect's client skips it.
  */
 export function readNdjsonWire(
   text: string,
@@ -101,6 +106,14 @@ export function readNdjsonWire(
           message: `${where(at, begin)}: the last line is cut short (no line break and not whole JSON: ${parsed.error}): not read`,
         })
         break
+      }
+      if (dialect.skipsBadLines !== undefined) {
+        diagnostics.push({
+          line: at,
+          severity: 'error',
+          message: `${where(at, begin)}: not JSON (${parsed.error}): skipped, and reading goes on (${dialect.skipsBadLines})`,
+        })
+        continue
       }
       diagnostics.push({
         line: at,

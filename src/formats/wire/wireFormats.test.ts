@@ -63,15 +63,21 @@ describe('Ollama NDJSON', () => {
     expect(toolCalls(result.blocks)).toHaveLength(1)
   })
 
-  it('bad JSON mid-stream fails the stream there (MALFORMED_RESPONSE), naming the line and its offset', () => {
+  it('a line of bad JSON is named by line and offset and skipped, as ollama-js skips it; the rest is read', () => {
     const text = fixture('ollama-chat-bad-json.ndjson')
     const source = loadSource(text)
     const offset = text.split('\n').slice(0, 2).join('\n').length + 1
     expect(source.diagnostics[0]).toMatchObject({ line: 3, severity: 'error' })
-    expect(source.diagnostics[0]!.message).toMatch(new RegExp(`^line 3 \\(offset ${offset}\\): not JSON`))
+    expect(source.diagnostics[0]!.message).toMatch(
+      new RegExp(`^line 3 \\(offset ${offset}\\): not JSON .*: skipped`),
+    )
     const result = assembled(source.sessions[0]!.streams[0]!)
-    expect(result.finish).toMatchObject({ kind: 'error', failure: { code: 'MALFORMED_RESPONSE' } })
-    expect(result.interruptedBlocks).toEqual([{ type: 'reasoning', text: 'The user wants the weather.' }])
+    // ollama-js 0.6.4 fed this body yields the same parts: its line parser logs the bad line and reads on.
+    expect(result.blocks!.slice(0, 2)).toEqual([
+      { type: 'reasoning', text: 'The user wants the weather.' },
+      { type: 'text', text: ' that for you.' },
+    ])
+    expect(result.finish).toEqual({ kind: 'tool-calls' })
   })
 
   it('the body that used to be refused by name is read now', () => {

@@ -55,7 +55,9 @@ export function explainWireEvent(
       text:
         event === trace.count - 1
           ? 'cut short: the body ends inside this event, which is no whole JSON (or has no blank line after it): not read'
-          : 'not JSON: the stream failed here',
+          : trace.format === 'ollama-ndjson'
+            ? 'not JSON: skipped, as ollama-js skips it'
+            : 'not JSON: the stream failed here',
     }
   }
   const json = payload.json
