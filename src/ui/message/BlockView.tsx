@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { memo, useMemo } from 'react'
 import type { ContentBlock } from '../../core/protocol'
 import { TextTail } from '../blocks/TextTail'
 import { BLOCK_ACCENT, OTHER_ACCENT } from '../chunkStyle'
@@ -17,8 +17,14 @@ type Props = {
 /**
  * One assembled block. Content is always rendered as text: streams are untrusted input. Long texts show their tail
  * (a 60 MB text laid out whole took the tab to gigabytes); hidden characters show as marks and get a badge.
+ * Memoized: a step re-renders the message, and the recorded column and the frozen blocks stay the same objects.
  */
-export function BlockView({ block, position, label = 'Block', differs = false }: Props) {
+export const BlockView = memo(function BlockView({
+  block,
+  position,
+  label = 'Block',
+  differs = false,
+}: Props) {
   const accent = (BLOCK_ACCENT[block.type] ?? OTHER_ACCENT).border
   const ring = differs ? 'ring-1 ring-amber-400 dark:ring-amber-600' : ''
   const texts = useMemo(() => blockTexts(block), [block])
@@ -35,7 +41,7 @@ export function BlockView({ block, position, label = 'Block', differs = false }:
       <BlockBody block={block} />
     </article>
   )
-}
+})
 
 function BlockBody({ block }: { readonly block: ContentBlock }) {
   if ((block.type === 'text' || block.type === 'reasoning') && typeof block['text'] === 'string') {

@@ -17,10 +17,11 @@ type Jump = 1 | -1
 export function SearchBox({ engine }: { readonly engine: ReplayEngine }) {
   const t = useT()
   const store = useChunkscopeStore()
-  const k = useChunkscope((s) => s.k)
+  const [query, setQuery] = useState('')
+  // The cursor matters only for "n of N": without a query a step does not re-render the box.
+  const k = useChunkscope((s) => (query === '' ? 0 : s.k))
   const { seekTo } = useChunkscope((s) => s.actions)
   const search = useChunkSearch(engine)
-  const [query, setQuery] = useState('')
   const [found, setFound] = useState<Found | null>(null)
   const jumpRef = useRef<Jump>(1)
 
