@@ -26,11 +26,14 @@ export class ChunkSearch {
   private readonly worker: Worker | null
   private readonly ready: Promise<SearchIndex | null>
   private disposed = false
+  /** A query is waiting for the index: the slices then follow each other as tasks, not idle periods. */
+  private hurry = false
   private latest = 0
   private readonly waiting = new Map<number, (hits: Int32Array | null) => void>()
 
   constructor(chunks: readonly SourcedChunk[], fieldsOf: FieldsOf, options: ChunkSearchOptions = {}) {
-    const yieldToHost = options.yieldToHost ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+    const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+    const yieldToHost = options.yieldToHost ?? nextTask
     const sliceMs = options.sliceMs ?? SLICE_MS
     const worker =
       typeof Worker === 'undefined'
@@ -42,7 +45,8 @@ export class ChunkSearch {
     this.ready = (async () => {
       const builder = new SearchIndexBuilder(chunks, fieldsOf, () => performance.now())
       while (!builder.advance(sliceMs)) {
-        await yieldToHost()
+        // A busy machine may have no idle period for a long while; a waiting query does not wait for one.
+        await (this.hurry ? nextTask() : yieldToHost())
         if (this.disposed) return null
       }
       const index = builder.finish()
@@ -57,6 +61,7 @@ export class ChunkSearch {
   async find(query: string): Promise<Int32Array | null> {
     const id = ++this.latest
     for (const [older, resolve] of this.waiting) if (older < id) resolve(null)
+    this.hurry = true
     const local = await this.ready
     if (this.disposed || id !== this.latest) return null
     if (this.worker === null) return local === null ? null : searchIndex(local, query)
