@@ -7,6 +7,7 @@ import { loadSource } from '../formats/load'
 import { loadBytes } from '../formats/loadBytes'
 import { generateStream } from '../test/generate'
 import { loadBaseline, saveResults } from './baseline'
+import { toGeminiSse, toResponsesSse } from './piAiWriters'
 import { flatten, median, printTable, type Row } from './report'
 import { WIRE_WRITERS } from './wireWriters'
 
@@ -61,6 +62,8 @@ const FORMATS: TextFormat[] = [
   { name: 'Anthropic SSE', write: toAnthropicSse, floor: parseSseData },
   { name: 'simplified NDJSON', write: toSimplified, floor: parseLines },
   ...WIRE_WRITERS,
+  { name: 'OpenAI Responses SSE', write: toResponsesSse, floor: parseSseData },
+  { name: 'Gemini SSE', write: toGeminiSse, floor: parseSseData },
 ]
 
 function timed(run: () => void): number {
