@@ -26,16 +26,19 @@ export function scanGeminiSse(
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line += 1
     }
   }
+  // Each delimiter's next position, looked up again only once passed: linear in the body.
+  const next = DELIMITERS.map((delimiter) => text.indexOf(delimiter, pos))
   while (pos < text.length) {
     let at = -1
     let length = 0
-    for (const delimiter of DELIMITERS) {
-      const index = text.indexOf(delimiter, pos)
+    DELIMITERS.forEach((delimiter, k) => {
+      if (next[k] !== -1 && next[k]! < pos) next[k] = text.indexOf(delimiter, pos)
+      const index = next[k]!
       if (index !== -1 && (at === -1 || index < at)) {
         at = index
         length = delimiter.length
       }
-    }
+    })
     if (at === -1) break
     const raw = text.slice(pos, at)
     const lead = raw.length - raw.trimStart().length

@@ -185,8 +185,9 @@ export function createResponsesTranslator(): WireTranslator {
         const block = slot?.block
         if (!slot || block?.kind !== 'toolCall' || block.partialJson === undefined) return []
         const delta = at(event, 'delta')
+        // pi-ai also re-parses the arguments here; nothing reads them before `.done` or `output_item.done`
+        // parse them again, and the parse never throws, so Chunkscope skips it (it is quadratic in the length).
         block.partialJson = (block.partialJson as string) + (delta as string)
-        block.args = parseStreamingJson(block.partialJson as string)
         return toolDelta(slot.index, block, delta)
       }
       case 'response.function_call_arguments.done': {
