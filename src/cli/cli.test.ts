@@ -192,4 +192,23 @@ describe('the installed command', () => {
     expect(bad.status).toBe(2)
     expect(bad.stderr).not.toMatch(/\n\s+at /)
   })
+
+  it('ends quietly when its reader stops early (a pipe into head)', () => {
+    const bin = fileURLToPath(new URL('../../bin/chunkscope.mjs', import.meta.url))
+    const file = corpus + 'web-goal-multi-turn-actions-session.jsonl'
+    // ~90 kB of output, more than a pipe buffers, so the writes after head exits meet a closed pipe.
+    const piped = spawnSync(
+      'sh',
+      [
+        '-c',
+        `"$0" "$1" export "$2" --to dsh-jsonl | head -c 10 >/dev/null; echo "status $?"`,
+        process.execPath,
+        bin,
+        file,
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(piped.stdout).toBe('status 0\n')
+    expect(piped.stderr).toBe('')
+  })
 })
