@@ -23,23 +23,27 @@ export function PresenterView() {
   return (
     <div
       data-presenter={fullscreen.refused ? 'window' : 'on'}
-      className={`flex min-h-0 flex-1 flex-col overflow-y-auto bg-white dark:bg-slate-900 ${fullscreen.refused ? 'fixed inset-0 z-40' : ''}`}
+      className={`flex min-h-0 flex-1 flex-col bg-white dark:bg-slate-900 ${fullscreen.refused ? 'fixed inset-0 z-40' : ''}`}
     >
-      <PresenterBar fullscreen={fullscreen} />
-      {fullscreen.refused && (
-        <output className="block bg-amber-50 px-3 py-1 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          {t('teach.fullscreenRefused')}
-        </output>
-      )}
-      <NarrationPanel />
-      <div className="flex min-h-[18rem] flex-1 shrink-0 flex-col wide:flex-row">
-        <div data-presenter-blocks className="flex min-h-[14rem] min-w-0 flex-1 flex-col">
-          <BlocksPanel />
+      {/* Only the lesson scrolls: the strip and the transport stay in view below it, so at a large zoom or type
+          size they never cover the question the class is answering. */}
+      <div data-presenter-scroll className="flex min-h-0 flex-1 flex-col overflow-y-auto">
+        <PresenterBar fullscreen={fullscreen} />
+        {fullscreen.refused && (
+          <output className="block bg-amber-50 px-3 py-1 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+            {t('teach.fullscreenRefused')}
+          </output>
+        )}
+        <NarrationPanel />
+        <div className="flex min-h-[18rem] flex-[1_0_auto] flex-col wide:flex-row">
+          <div data-presenter-blocks className="flex min-h-[14rem] min-w-0 flex-1 flex-col">
+            <BlocksPanel />
+          </div>
+          <aside className="shrink-0 wide:overflow-auto border-t border-slate-200 wide:w-[34rem] wide:border-t-0 wide:border-l dark:border-slate-700">
+            {predict && <PredictPanel />}
+            <QuestionsPanel />
+          </aside>
         </div>
-        <aside className="shrink-0 wide:overflow-auto border-t border-slate-200 wide:w-[34rem] wide:border-t-0 wide:border-l dark:border-slate-700">
-          {predict && <PredictPanel />}
-          <QuestionsPanel />
-        </aside>
       </div>
       <TimelineStrip />
       <Transport />

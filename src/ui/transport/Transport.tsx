@@ -136,6 +136,7 @@ export function Transport() {
       </div>
       {/* A polite live region (an <output> is a status): screen readers read each step's narration as it plays. */}
       <output
+        data-transport-explanation
         aria-live="polite"
         aria-label={t('transport.explanation')}
         className="block truncate px-1 pt-0.5 font-mono text-xs text-slate-700 dark:text-slate-300"
