@@ -66,7 +66,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
         <span className="w-4 shrink-0 text-right text-slate-600 tabular-nums dark:text-slate-300">
           {blockIndex ?? ''}
         </span>
-        <span className="min-w-0 truncate">{payloadPreview(chunk)}</span>
+        <span className="min-w-0 truncate">{payloadPreview(chunk, t)}</span>
       </div>,
     )
   }
