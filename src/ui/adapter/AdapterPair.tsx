@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import { useT } from '../i18n/useT'
 import type { ChunkType, SourcedChunk } from '../../core/protocol'
 import type { WireTrace } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
@@ -46,10 +47,11 @@ type Props = {
 export const AdapterPair = memo(function AdapterPair(props: Props) {
   const { index, row, trace, chunks, event, from, to, state, notes, finishReasonAt, onSeek, measure, top } =
     props
+  const t = useT()
   const raw = event < 0 ? null : trace.text.slice(trace.start[event]!, trace.end[event]!)
   const shown = Math.min(to, from + SHOWN_CHUNKS)
   // Worked out here, per laid-out pair, so the memo holds while the cursor moves (one small JSON.parse per pair).
-  const explanation = event < 0 ? null : explainEvent(trace, event, chunks, finishReasonAt)
+  const explanation = event < 0 ? null : explainEvent(trace, event, chunks, finishReasonAt, t)
   const lines = []
   for (let pos = from; pos < shown; pos++) {
     const chunk = chunks[pos]!.chunk
@@ -64,7 +66,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
         <span className="w-4 shrink-0 text-right text-slate-600 tabular-nums dark:text-slate-300">
           {blockIndex ?? ''}
         </span>
-        <span className="min-w-0 truncate">{payloadPreview(chunk)}</span>
+        <span className="min-w-0 truncate">{payloadPreview(chunk, t)}</span>
       </div>,
     )
   }
@@ -83,9 +85,7 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
     >
       <div className="min-w-0">
         {raw === null ? (
-          <span className="text-slate-600 italic dark:text-slate-400">
-            no event — synthesised at end of body
-          </span>
+          <span className="text-slate-600 italic dark:text-slate-400">{t('adapter.synthesised')}</span>
         ) : (
           <>
             <span className="mr-1.5 text-[10px] text-slate-600 tabular-nums dark:text-slate-400">
@@ -108,7 +108,8 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
       <div className="min-w-0">
         {to === from ? (
           <span className="text-slate-600 dark:text-slate-400">
-            — no chunk{explanation === null ? '' : `: ${explanation.text}`}
+            —{' '}
+            {explanation === null ? t('adapter.noChunk') : t('adapter.noChunkWhy', { why: explanation.text })}
           </span>
         ) : (
           lines
@@ -121,7 +122,11 @@ export const AdapterPair = memo(function AdapterPair(props: Props) {
             <span aria-hidden>{SEVERITY_ICON.warning.icon}</span> {explanation.text}
           </div>
         )}
-        {to > shown && <div className="text-slate-600 dark:text-slate-400">… {to - shown} more chunks</div>}
+        {to > shown && (
+          <div className="text-slate-600 dark:text-slate-400">
+            {t('adapter.moreChunks', { count: to - shown })}
+          </div>
+        )}
       </div>
     </li>
   )

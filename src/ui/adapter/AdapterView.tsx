@@ -1,4 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { useT } from '../i18n/useT'
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { Attempt, WireTrace } from '../../core/session'
 import type { Diagnostic } from '../../formats/types'
@@ -20,6 +21,7 @@ import { NotMapped } from './NotMapped'
  * sees which byte of the capture made which chunk. The pair holding the cursor's chunk is current.
  */
 export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; readonly trace: WireTrace }) {
+  const t = useT()
   const source = useChunkscope((s) => s.source)
   const k = useChunkscope((s) => s.k)
   const { seekTo } = useChunkscope((s) => s.actions)
@@ -71,23 +73,27 @@ export function AdapterView({ attempt, trace }: { readonly attempt: Attempt; rea
 
   return (
     <Panel
-      title="Adapter"
+      title={t('adapter.title')}
       className="flex-1"
       actions={
         <span className="text-[11px] font-normal text-slate-600 tabular-nums dark:text-slate-300">
-          {trace.count} events → {attempt.chunks.length} chunks · {counts.empty} produced none
-          {counts.synthesised > 0 ? ` · ${counts.synthesised} synthesised` : ''}
-          {rows.count > shown ? ` · pairs ${wanted + 1}–${wanted + shown} (follows the cursor)` : ''}
+          {t('adapter.summary', { events: trace.count, chunks: attempt.chunks.length, empty: counts.empty })}
+          {counts.synthesised > 0 ? ` · ${t('adapter.synthesisedCount', { count: counts.synthesised })}` : ''}
+          {rows.count > shown ? ` · ${t('adapter.pairs', { from: wanted + 1, to: wanted + shown })}` : ''}
         </span>
       }
     >
       <div className="flex h-full min-h-0 flex-col">
         <div className="grid shrink-0 grid-cols-2 gap-x-3 border-b border-slate-200 px-2 py-0.5 text-[11px] font-medium text-slate-600 dark:border-slate-700 dark:text-slate-300">
-          <span>Raw event ({trace.format})</span>
-          <span>Chunks it became</span>
+          <span>{t('adapter.rawEvent', { format: trace.format })}</span>
+          <span>{t('adapter.chunksItBecame')}</span>
         </div>
         <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
-          <ol aria-label="Wire events" style={{ height: virtualizer.getTotalSize() }} className="relative">
+          <ol
+            aria-label={t('adapter.wireEvents')}
+            style={{ height: virtualizer.getTotalSize() }}
+            className="relative"
+          >
             {virtualizer.getVirtualItems().map((item) => {
               const row = wanted + item.index
               return (

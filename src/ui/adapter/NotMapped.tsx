@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useT } from '../i18n/useT'
 import type { Diagnostic } from '../../formats/types'
 import { SEVERITY_ICON } from '../findings/severity'
 
@@ -7,11 +8,12 @@ const SHOWN = 100
 /** What the reader could not map to chunks (its notes and diagnostics), under the pairs, collapsible. */
 export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diagnostic[] }) {
   // Open when something went wrong; notes alone (metadata left out, keep-alives) start folded.
+  const t = useT()
   const [open, setOpen] = useState(() => diagnostics.some((d) => d.severity !== 'info'))
   if (diagnostics.length === 0) return null
   return (
     <section
-      aria-label="Not mapped"
+      aria-label={t('adapter.notMapped')}
       className="max-h-[30%] shrink-0 overflow-auto border-t border-slate-200 text-xs dark:border-slate-700"
     >
       <button
@@ -23,7 +25,7 @@ export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diag
         <span aria-hidden className="w-3 text-slate-600">
           {open ? '▾' : '▸'}
         </span>
-        Not mapped / reader notes ({diagnostics.length})
+        {t('adapter.notMappedCount', { count: diagnostics.length })}
       </button>
       {open && (
         <ul className="px-2 pb-1">
@@ -36,7 +38,9 @@ export function NotMapped({ diagnostics }: { readonly diagnostics: readonly Diag
             </li>
           ))}
           {diagnostics.length > SHOWN && (
-            <li className="text-slate-600 dark:text-slate-400">… {diagnostics.length - SHOWN} more</li>
+            <li className="text-slate-600 dark:text-slate-400">
+              {t('adapter.more', { count: diagnostics.length - SHOWN })}
+            </li>
           )}
         </ul>
       )}

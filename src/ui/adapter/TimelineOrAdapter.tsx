@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useT } from '../i18n/useT'
 import { Timeline } from '../timeline/Timeline'
 import { AdapterView } from './AdapterView'
 import { useSelectedAttempt } from './useSelectedAttempt'
@@ -12,13 +13,14 @@ const TABS: readonly Tab[] = ['Timeline', 'Adapter']
  */
 export function TimelineOrAdapter() {
   const attempt = useSelectedAttempt()
+  const t = useT()
   const [tab, setTab] = useState<Tab>('Timeline')
   if (attempt?.wire === undefined) return <Timeline />
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div
         role="tablist"
-        aria-label="Chunks view"
+        aria-label={t('adapter.tabs')}
         className="flex h-6 shrink-0 items-end gap-0.5 border-b border-slate-200 bg-slate-50 px-1 dark:border-slate-700 dark:bg-slate-800/60"
       >
         {TABS.map((name) => (
@@ -34,7 +36,7 @@ export function TimelineOrAdapter() {
                 : 'text-slate-600 hover:text-slate-800 dark:text-slate-300 dark:hover:text-slate-200'
             }`}
           >
-            {name}
+            {t(name === 'Timeline' ? 'timeline.title' : 'adapter.title')}
           </button>
         ))}
       </div>

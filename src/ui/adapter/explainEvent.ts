@@ -1,4 +1,5 @@
 import type { SourcedChunk } from '../../core/protocol'
+import { english, type T } from '../i18n/translate'
 import type { WireTrace } from '../../core/session'
 import { isRecord } from '../../core/base/isRecord'
 import { partitionPoint } from '../../core/base/partitionPoint'
@@ -48,6 +49,7 @@ export function explainEvent(
   event: number,
   chunks: readonly SourcedChunk[],
   finishReasonAt: number,
+  t: T = english,
 ): EventNote | null {
   const from = trace.chunkFrom[event]!
   const to = trace.chunkTo[event]!
@@ -58,16 +60,19 @@ export function explainEvent(
       if (DELTA_CHUNKS.has(chunks[pos]!.chunk.type))
         return {
           kind: 'late-delta',
-          text: `a delta after finish_reason (event ${finishReasonAt + 1}, line ${trace.line[finishReasonAt]}): the adapter still reads it into the blocks`,
+          text: t('adapter.lateDelta', {
+            event: String(finishReasonAt + 1),
+            line: String(trace.line[finishReasonAt]),
+          }),
         }
     return null
   }
-  const wire = explainWireEvent(trace, event, from > 0 && chunks[from - 1]!.chunk.type === 'finish')
+  const wire = explainWireEvent(trace, event, from > 0 && chunks[from - 1]!.chunk.type === 'finish', t)
   if (wire !== undefined) return wire
   if (from > 0 && chunks[from - 1]!.chunk.type === 'finish')
     return {
       kind: 'after-finish',
-      text: 'dropped after the finish: the adapter reads nothing once the stream ended',
+      text: t('adapter.afterFinish'),
     }
   if (
     (trace.format === 'openai-sse' || trace.format === 'openai-responses-sse') &&
@@ -76,13 +81,12 @@ export function explainEvent(
   )
     return {
       kind: 'undispatched',
-      text: "never dispatched: the body ends before the blank line that ends this event, and the harness's SSE parser dispatches only at a blank line",
+      text: t('adapter.undispatched'),
     }
-  if (data === null || name === 'ping')
-    return { kind: 'keep-alive', text: 'a keep-alive: no data for the adapter to read' }
-  if (trace.format === 'openai-sse') return explainOpenAi(data)
-  if (trace.format === 'anthropic-sse') return explainAnthropic(data, name)
-  if (trace.format === 'openai-responses-sse') return explainResponses(data)
+  if (data === null || name === 'ping') return { kind: 'keep-alive', text: t('adapter.keepAlive') }
+  if (trace.format === 'openai-sse') return explainOpenAi(data, t)
+  if (trace.format === 'anthropic-sse') return explainAnthropic(data, name, t)
+  if (trace.format === 'openai-responses-sse') return explainResponses(data, t)
   return null
 }
 
@@ -97,16 +101,17 @@ function readEvent(raw: string): { data: string | null; name: string | null } {
   return { data: data.length === 0 ? null : data.join('\n'), name }
 }
 
-function explainOpenAi(data: string): EventNote | null {
+function explainOpenAi(data: string, t: T): EventNote | null {
   const payload = parse(data)
   if (payload === null) return null
-  if (!isRecord(payload)) return { kind: 'not-read', text: 'not read by this adapter: JSON, but no object' }
+  if (!isRecord(payload))
+    return { kind: 'not-read', text: t('adapter.notReadBy', { what: t('adapter.jsonNoObject') }) }
   const held: string[] = []
   const unread: string[] = []
   const metadata: string[] = []
   const choices = payload['choices']
   if (Array.isArray(choices)) {
-    if (choices.length === 0) metadata.push('no choices')
+    if (choices.length === 0) metadata.push(t('adapter.noChoices'))
     for (const choice of choices) {
       if (!isRecord(choice)) continue
       if (typeof choice['finish_reason'] === 'string')
@@ -115,8 +120,8 @@ function explainOpenAi(data: string): EventNote | null {
       if (!isRecord(delta)) continue
       for (const key in delta) {
         const value = delta[key]
-        if (key === 'role') metadata.push('role-only delta')
-        else if (value === '' || value === null) metadata.push(`empty ${key}`)
+        if (key === 'role') metadata.push(t('adapter.roleOnly'))
+        else if (value === '' || value === null) metadata.push(t('adapter.empty', { key }))
         else if (!READ_DELTA_KEYS.has(key) || (key === 'content' && typeof value !== 'string'))
           unread.push(`delta.${key}`)
       }
@@ -125,36 +130,44 @@ function explainOpenAi(data: string): EventNote | null {
   if (payload['usage']) held.push('usage')
   if (payload['error'] !== undefined) unread.push('error')
   if (held.length > 0)
-    return { kind: 'held', text: `held for [DONE]: ${held.join(' and ')} remembered until [DONE]` }
-  if (unread.length > 0) return { kind: 'not-read', text: `not read by this adapter: ${unique(unread)}` }
+    return { kind: 'held', text: t('adapter.heldDone', { what: held.join(t('adapter.and')) }) }
+  if (unread.length > 0) return { kind: 'not-read', text: t('adapter.notReadBy', { what: unique(unread) }) }
   return {
     kind: 'metadata',
-    text: `metadata only: ${metadata.length === 0 ? 'nothing the adapter reads' : unique(metadata)}`,
+    text: t('adapter.metadataOnly', {
+      what: metadata.length === 0 ? t('adapter.nothingRead') : unique(metadata),
+    }),
   }
 }
 
 /** The Anthropic reader (pi-ai's, §9) keeps these for later or for the message; the rest it skips. */
-function explainAnthropic(data: string, name: string | null): EventNote {
+function explainAnthropic(data: string, name: string | null, t: T): EventNote {
   const payload = parse(data)
   const type = name ?? (isRecord(payload) && typeof payload['type'] === 'string' ? payload['type'] : null)
   switch (type) {
     case 'message_start':
-      return { kind: 'metadata', text: 'metadata only: the message id and input usage, kept for the finish' }
+      return {
+        kind: 'metadata',
+        text: t('adapter.metadataOnly', { what: t('adapter.anthropic.messageStart') }),
+      }
     case 'message_delta':
       return {
         kind: 'held',
-        text: 'held for message_stop: the stop reason and usage are remembered until then',
+        text: t('adapter.anthropic.messageDelta'),
       }
     case 'message_stop':
-      return { kind: 'held', text: 'the end marker: the finish follows at end of body' }
+      return { kind: 'held', text: t('adapter.anthropic.messageStop') }
     case 'content_block_delta': {
       const delta = isRecord(payload) && isRecord(payload['delta']) ? payload['delta']['type'] : undefined
       return delta === 'signature_delta'
-        ? { kind: 'metadata', text: "metadata only: the thinking block's signature, kept for its block-end" }
-        : { kind: 'not-read', text: `not read by this adapter: a ${String(delta)} delta for this block` }
+        ? { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.anthropic.signature') }) }
+        : {
+            kind: 'not-read',
+            text: t('adapter.notReadBy', { what: t('adapter.anthropic.delta', { delta: String(delta) }) }),
+          }
     }
     default:
-      return { kind: 'not-read', text: `not read by this adapter: ${type ?? 'an event without a type'}` }
+      return { kind: 'not-read', text: t('adapter.notReadBy', { what: type ?? t('adapter.noType') }) }
   }
 }
 

@@ -1,4 +1,5 @@
 import { isRecord } from '../../core/base/isRecord'
+import { english, type T } from '../i18n/translate'
 import { BUILT_IN_ITEMS } from '../../formats/sse/responsesNotes'
 import type { EventNote } from './explainEvent'
 
@@ -29,48 +30,58 @@ function builtIn(name: string): string | null {
  * explainResponses('{"type":"response.output_item.added","item":{"type":"web_search_call"}}')
  * // { kind: 'not-read', text: 'not read by this adapter: web_search_call (the built-in web search tool) — …' }
  */
-export function explainResponses(data: string): EventNote {
+export function explainResponses(data: string, t: T = english): EventNote {
   if (data.startsWith('[DONE]'))
     return {
       kind: 'held',
-      text: '[DONE]: the openai SDK stops reading here; the finish follows at end of body',
+      text: t('adapter.responses.done'),
     }
   let payload: unknown
   try {
     payload = JSON.parse(data)
   } catch {
-    return { kind: 'not-read', text: 'not read by this adapter: not JSON' }
+    return { kind: 'not-read', text: t('adapter.notReadBy', { what: t('adapter.notJson') }) }
   }
   const type = isRecord(payload) && typeof payload['type'] === 'string' ? payload['type'] : null
-  if (type === null) return { kind: 'not-read', text: 'not read by this adapter: an event without a type' }
+  if (type === null) return { kind: 'not-read', text: t('adapter.notReadBy', { what: t('adapter.noType') }) }
   if (type === 'response.created')
-    return { kind: 'metadata', text: 'metadata only: the response id and model, kept for the finish' }
+    return { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.responses.created') }) }
   if (type === 'response.in_progress' || type === 'response.queued')
-    return { kind: 'metadata', text: `metadata only: ${type}, the response's progress` }
+    return {
+      kind: 'metadata',
+      text: t('adapter.metadataOnly', { what: t('adapter.responses.progress', { type }) }),
+    }
   if (type === 'response.completed' || type === 'response.incomplete')
     return {
       kind: 'held',
-      text: 'held for the end of the body: the status (the stop reason) and usage are remembered until then',
+      text: t('adapter.responses.held'),
     }
   if (REPEATS.has(type))
     return {
       kind: 'metadata',
-      text: `metadata only: ${type} repeats what the deltas carried; the block's whole text comes with output_item.done`,
+      text: t('adapter.metadataOnly', { what: t('adapter.responses.repeats', { type }) }),
     }
   if (type === 'response.output_item.added' || type === 'response.output_item.done') {
     const item = isRecord(payload) && isRecord(payload['item']) ? payload['item']['type'] : undefined
     const named = typeof item === 'string' ? builtIn(item) : null
     if (named !== null)
-      return { kind: 'not-read', text: `not read by this adapter: ${named} — pi-ai keeps no block for it` }
+      return {
+        kind: 'not-read',
+        text: t('adapter.notReadBy', { what: t('adapter.responses.builtIn', { named }) }),
+      }
     return {
       kind: 'not-read',
-      text: `not read by this adapter: an item of type ${String(item)} with no block open for it`,
+      text: t('adapter.notReadBy', { what: t('adapter.responses.item', { item: String(item) }) }),
     }
   }
   const family = /^response\.([a-z_]+)\./.exec(type)?.[1]
   const named = family === undefined ? null : builtIn(family)
-  if (named !== null) return { kind: 'not-read', text: `not read by this adapter: progress of ${named}` }
+  if (named !== null)
+    return {
+      kind: 'not-read',
+      text: t('adapter.notReadBy', { what: t('adapter.responses.progressOf', { named }) }),
+    }
   if (type === 'response.output_text.annotation.added')
-    return { kind: 'not-read', text: 'not read by this adapter: an output_text annotation (a citation)' }
-  return { kind: 'not-read', text: `not read by this adapter: ${type}` }
+    return { kind: 'not-read', text: t('adapter.notReadBy', { what: t('adapter.responses.annotation') }) }
+  return { kind: 'not-read', text: t('adapter.notReadBy', { what: type }) }
 }

@@ -1,4 +1,5 @@
 import type { WireTrace } from '../../core/session'
+import { english, type T } from '../i18n/translate'
 import { isRecord } from '../../core/base/isRecord'
 import { NOT_BLOCKS } from '../../formats/aisdk/aiSdkParts'
 import type { EventNote } from './explainEvent'
@@ -36,85 +37,88 @@ export function explainWireEvent(
   trace: WireTrace,
   event: number,
   afterFinish: boolean,
+  t: T = english,
 ): EventNote | null | undefined {
   if (!WIRE_FORMATS.has(trace.format)) return undefined
   const raw = trace.text.slice(trace.start[event]!, trace.end[event]!)
   const ndjson = trace.format === 'ollama-ndjson' || trace.format === 'ai-sdk-devtools'
   const payload = payloadOf(raw, ndjson)
-  if (payload === null) return { kind: 'keep-alive', text: 'no data: nothing to read' }
+  if (payload === null) return { kind: 'keep-alive', text: t('adapter.wire.noData') }
   if ('text' in payload && payload.text === '[DONE]')
-    return { kind: 'held', text: 'the end marker: the finish came with the finish part' }
+    return { kind: 'held', text: t('adapter.wire.endMarker') }
   if (afterFinish)
     return {
       kind: 'after-finish',
-      text: 'dropped after the finish: the reader reads nothing once the stream ended',
+      text: t('adapter.wire.afterFinish'),
     }
   if ('text' in payload) {
     return {
       kind: 'undispatched',
       text:
         event === trace.count - 1
-          ? 'cut short: the body ends inside this event, which is no whole JSON (or has no blank line after it): not read'
+          ? t('adapter.wire.cutShort')
           : trace.format === 'ollama-ndjson'
-            ? 'not JSON: skipped, as ollama-js skips it'
-            : 'not JSON: the stream failed here',
+            ? t('adapter.wire.ollamaNotJson')
+            : t('adapter.wire.notJson'),
     }
   }
   const json = payload.json
-  if (!isRecord(json)) return { kind: 'not-read', text: 'not read: JSON, but no object' }
-  if (trace.format === 'ollama-ndjson') return explainOllama(json)
-  if (trace.format === 'cohere-sse') return explainCohere(json)
-  return explainAiSdk(json)
+  if (!isRecord(json))
+    return { kind: 'not-read', text: t('adapter.notRead', { what: t('adapter.jsonNoObject') }) }
+  if (trace.format === 'ollama-ndjson') return explainOllama(json, t)
+  if (trace.format === 'cohere-sse') return explainCohere(json, t)
+  return explainAiSdk(json, t)
 }
 
-function explainOllama(line: Record<string, unknown>): EventNote {
+function explainOllama(line: Record<string, unknown>, t: T): EventNote {
   const message = isRecord(line['message']) ? line['message'] : line
   const empty = ['content', 'thinking', 'response'].every(
     (k) => message[k] === undefined || message[k] === '',
   )
   return empty
-    ? { kind: 'metadata', text: 'metadata only: an empty delta (model and time), nothing to append' }
-    : { kind: 'not-read', text: 'not read: no content, thinking or tool_calls this reader keeps' }
+    ? { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.wire.ollamaEmpty') }) }
+    : { kind: 'not-read', text: t('adapter.notRead', { what: t('adapter.wire.ollamaNoContent') }) }
 }
 
-function explainCohere(event: Record<string, unknown>): EventNote {
+function explainCohere(event: Record<string, unknown>, t: T): EventNote {
   switch (event['type']) {
     case 'message-start':
-      return { kind: 'metadata', text: 'metadata only: the message id and an empty message' }
+      return { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.wire.cohereStart') }) }
     case 'citation-start':
     case 'citation-end':
-      return { kind: 'not-read', text: 'not read: citations, which no StreamChunk carries' }
+      return { kind: 'not-read', text: t('adapter.notRead', { what: t('adapter.wire.citations') }) }
     case 'content-delta':
     case 'tool-call-delta':
     case 'tool-plan-delta':
-      return { kind: 'metadata', text: 'metadata only: an empty delta, nothing to append' }
+      return { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.wire.emptyDelta') }) }
     default:
       return {
         kind: 'not-read',
-        text: `not read: ${String(event['type'])} is no chat stream event this reader keeps`,
+        text: t('adapter.notRead', { what: t('adapter.wire.cohereOther', { type: String(event['type']) }) }),
       }
   }
 }
 
-function explainAiSdk(part: Record<string, unknown>): EventNote {
+function explainAiSdk(part: Record<string, unknown>, t: T): EventNote {
   const type = String(part['type'])
   if (part['providerExecuted'] === true)
     return {
       kind: 'not-read',
-      text: 'not read: a provider-executed tool call, no block of the message (as pi-ai drops server-side blocks)',
+      text: t('adapter.notRead', { what: t('adapter.wire.providerExecuted') }),
     }
   if (type === 'tool-input-end')
     return {
       kind: 'metadata',
-      text: 'metadata only: the block closes at tool-call, which carries the final input',
+      text: t('adapter.metadataOnly', { what: t('adapter.wire.toolInputEnd') }),
     }
   if (type.startsWith('data-'))
-    return { kind: 'not-read', text: `not read: ${type}, the app's own data part` }
+    return { kind: 'not-read', text: t('adapter.notRead', { what: t('adapter.wire.dataPart', { type }) }) }
   const why = NOT_BLOCKS[type]
-  if (why === undefined) return { kind: 'not-read', text: `not read: ${type} is no part this reader keeps` }
+  if (why === undefined)
+    return { kind: 'not-read', text: t('adapter.notRead', { what: t('adapter.wire.unknownPart', { type }) }) }
   const metadata = type.includes('start') || type.includes('metadata') || type.endsWith('-step')
   return {
     kind: metadata ? 'metadata' : 'not-read',
-    text: `${metadata ? 'metadata only' : 'not read'}: ${why}`,
+    text: t(metadata ? 'adapter.metadataOnly' : 'adapter.notRead', { what: why }),
   }
 }

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { useT } from '../i18n/useT'
 import type { ChaosResult } from '../../app/experiments/experimentMessages'
 import { startExperiment, type RunningExperiment } from '../../app/experiments/experimentClient'
 import { chunkVariant } from '../../core/experiments/chunkChaos'
@@ -18,12 +19,13 @@ const BUTTON =
 export function ChaosTab() {
   const entry = useCurrentStream()
   const name = useChunkscope((s) => s.source?.name ?? 'stream')
+  const t = useT()
   const open = useOpenDerived()
   const [seed, setSeed] = useState(() => 1 + Math.floor(Math.random() * 1_000_000))
   const [state, setState] = useState<'idle' | 'running'>('idle')
   const [report, setReport] = useState<ChaosResult | string | null>(null)
   const running = useRef<RunningExperiment | null>(null)
-  if (entry === null) return <p className="p-2 text-xs text-slate-500">Open a stream to re-chunk it.</p>
+  if (entry === null) return <p className="p-2 text-xs text-slate-500">{t('chaos.noStream')}</p>
   const wire = entry.attempt.wire
   const format = wire?.format
   const dialect = format === 'openai-sse' || format === 'anthropic-sse' ? format : null
@@ -61,7 +63,7 @@ export function ChaosTab() {
     <div className="flex flex-col gap-2 p-2 text-xs">
       <div className="flex items-center gap-1">
         <label className="flex items-center gap-1">
-          Seed
+          {t('chaos.seed')}
           <input
             type="number"
             min={0}
@@ -72,11 +74,11 @@ export function ChaosTab() {
         </label>
         {state === 'idle' ? (
           <button type="button" className={BUTTON} onClick={start}>
-            Run chaos
+            {t('chaos.run')}
           </button>
         ) : (
           <button type="button" className={BUTTON} onClick={() => running.current?.cancel()}>
-            Cancel
+            {t('common.cancel')}
           </button>
         )}
         <span className="text-slate-500">
@@ -85,7 +87,7 @@ export function ChaosTab() {
       </div>
       <p aria-live="polite" data-testid="chaos-status">
         {state === 'running'
-          ? 'running…'
+          ? t('chaos.running')
           : typeof report === 'string'
             ? report
             : result !== null

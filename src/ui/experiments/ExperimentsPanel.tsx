@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useT } from '../i18n/useT'
 import { ChangedMarks } from './ChangedMarks'
 import { ChaosTab } from './ChaosTab'
 import { CompareTab } from './CompareTab'
@@ -7,10 +8,10 @@ import { useWhatIf } from './useWhatIf'
 import { WhatIfTab } from './WhatIfTab'
 
 const TABS = [
-  ['what-if', 'What-if'],
-  ['minimize', 'Minimize'],
-  ['chaos', 'Chaos'],
-  ['compare', 'Compare'],
+  ['what-if', 'experiments.whatIf'],
+  ['minimize', 'experiments.minimize'],
+  ['chaos', 'experiments.chaos'],
+  ['compare', 'experiments.compare'],
 ] as const
 type Tab = (typeof TABS)[number][0]
 
@@ -20,13 +21,14 @@ type Tab = (typeof TABS)[number][0]
  * switching tabs.
  */
 export function ExperimentsPanel() {
+  const t = useT()
   const [open, setOpen] = useState(false)
   const [tab, setTab] = useState<Tab>('what-if')
   const whatIf = useWhatIf()
   const edits = whatIf.session?.history.done.length ?? 0
   return (
     <section
-      aria-label="Experiments"
+      aria-label={t('experiments.title')}
       style={{ height: open ? '55%' : undefined }}
       className="flex shrink-0 flex-col border-t border-slate-200 dark:border-slate-700"
     >
@@ -34,16 +36,16 @@ export function ExperimentsPanel() {
       <header className="flex h-7 shrink-0 items-center gap-2 px-2 text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
         <h2>
           <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="uppercase">
-            {open ? '▾' : '▸'} Experiments
+            {open ? '▾' : '▸'} {t('experiments.title')}
           </button>
         </h2>
         {edits > 0 && (
           <span className="rounded bg-amber-100 px-1 text-amber-900 normal-case dark:bg-amber-900/60 dark:text-amber-100">
-            edited · {edits}
+            {t('experiments.edited', { count: edits })}
           </span>
         )}
         {open && (
-          <div role="tablist" aria-label="Experiment" className="ml-auto flex gap-1 normal-case">
+          <div role="tablist" aria-label={t('experiments.tabs')} className="ml-auto flex gap-1 normal-case">
             {TABS.map(([id, label]) => (
               <button
                 key={id}
@@ -53,7 +55,7 @@ export function ExperimentsPanel() {
                 onClick={() => setTab(id)}
                 className={`rounded px-1.5 ${tab === id ? 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100' : ''}`}
               >
-                {label}
+                {t(label)}
               </button>
             ))}
           </div>
@@ -62,7 +64,7 @@ export function ExperimentsPanel() {
       {open && (
         <div
           role="tabpanel"
-          aria-label={TABS.find(([id]) => id === tab)![1]}
+          aria-label={t(TABS.find(([id]) => id === tab)![1])}
           className="min-h-0 flex-1 overflow-auto"
         >
           {tab === 'what-if' && <WhatIfTab whatIf={whatIf} />}

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import { useT } from '../i18n/useT'
 import { compareStreams } from '../../core/experiments/compareStreams'
 import { describeEdit, parseChunk } from '../../core/experiments/streamEdits'
 import type { AnyChunk } from '../../core/protocol'
@@ -15,6 +16,7 @@ const BUTTON =
  * message and findings before and after.
  */
 export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
+  const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const k = useChunkscope((s) => s.k)
   const { session } = whatIf
@@ -26,23 +28,24 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
     [session],
   )
   if (engine === null || chunk === undefined)
-    return <p className="p-2 text-xs text-slate-500">Open a stream with chunks to try edits on it.</p>
+    return <p className="p-2 text-xs text-slate-500">{t('whatIf.noStream')}</p>
   const history = session?.history
   return (
     <div className="flex flex-col gap-2 p-2 text-xs">
-      <fieldset className="flex flex-wrap items-center gap-1" aria-label="Edit the chunk at the cursor">
+      <fieldset className="flex flex-wrap items-center gap-1" aria-label={t('whatIf.editAtCursor')}>
         <span className="mr-1 font-medium">
-          Chunk #{pos} (seq {engine.chunks[pos]!.seq}) <code>{chunk.type}</code>
+          {t('whatIf.chunk', { pos: String(pos), seq: String(engine.chunks[pos]!.seq) })}{' '}
+          <code>{chunk.type}</code>
         </span>
         <button type="button" className={BUTTON} onClick={() => whatIf.edit({ kind: 'drop', pos }, pos)}>
-          Drop
+          {t('whatIf.drop')}
         </button>
         <button
           type="button"
           className={BUTTON}
           onClick={() => whatIf.edit({ kind: 'duplicate', pos }, pos + 2)}
         >
-          Duplicate
+          {t('whatIf.duplicate')}
         </button>
         <button
           type="button"
@@ -50,7 +53,7 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
           disabled={pos === 0}
           onClick={() => whatIf.edit({ kind: 'move', from: pos, to: pos - 1 }, pos)}
         >
-          Move up
+          {t('whatIf.moveUp')}
         </button>
         <button
           type="button"
@@ -58,7 +61,7 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
           disabled={pos >= total - 1}
           onClick={() => whatIf.edit({ kind: 'move', from: pos, to: pos + 1 }, pos + 2)}
         >
-          Move down
+          {t('whatIf.moveDown')}
         </button>
       </fieldset>
       <ChunkEditor
@@ -69,31 +72,40 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
       />
       <div className="flex flex-wrap items-center gap-1">
         <button type="button" className={BUTTON} disabled={!history?.done.length} onClick={whatIf.undo}>
-          Undo
+          {t('whatIf.undo')}
         </button>
         <button type="button" className={BUTTON} disabled={!history?.undone.length} onClick={whatIf.redo}>
-          Redo
+          {t('whatIf.redo')}
         </button>
         <button type="button" className={BUTTON} disabled={!history?.done.length} onClick={whatIf.reset}>
-          Reset to recording
+          {t('whatIf.reset')}
         </button>
         <span aria-live="polite" data-testid="what-if-history" className="text-slate-500">
           {history?.done.length
-            ? `edited: ${history.done.map(describeEdit).join(', ')}`
-            : 'the recording, unedited'}
+            ? t('whatIf.history', { edits: history.done.map(describeEdit).join(', ') })
+            : t('whatIf.unedited')}
         </span>
       </div>
       {session?.edited && (
         <>
           <p data-testid="what-if-changed">
-            Changed chunks:{' '}
-            {session.edited.changed.length ? session.edited.changed.map((p) => `#${p}`).join(', ') : 'none'}
+            {t('whatIf.changed', {
+              list: session.edited.changed.length
+                ? session.edited.changed.map((p) => `#${p}`).join(', ')
+                : t('whatIf.none'),
+            })}
             {session.edited.removed.length > 0 &&
-              ` · removed from the recording: ${session.edited.removed.map((p) => `#${p}`).join(', ')}`}
+              ` · ${t('whatIf.removed', { list: session.edited.removed.map((p) => `#${p}`).join(', ') })}`}
           </p>
         </>
       )}
-      {comparison && <ComparisonSummary comparison={comparison} before="recording" after="edited" />}
+      {comparison && (
+        <ComparisonSummary
+          comparison={comparison}
+          before={t('whatIf.recording')}
+          after={t('whatIf.editedName')}
+        />
+      )}
     </div>
   )
 }
@@ -107,13 +119,14 @@ function ChunkEditor({
   readonly onReplace: (chunk: AnyChunk) => void
   readonly onInsert: (chunk: AnyChunk) => void
 }) {
+  const t = useT()
   const [text, setText] = useState(initial)
   const parsed = parseChunk(text)
   const error = typeof parsed === 'string' ? parsed : null
   return (
     <div className="flex flex-col gap-1">
       <label className="flex flex-col gap-0.5">
-        <span className="text-slate-500">The chunk as JSON (payload, index, type)</span>
+        <span className="text-slate-500">{t('whatIf.json')}</span>
         <textarea
           value={text}
           onChange={(e) => setText(e.target.value)}
@@ -134,7 +147,7 @@ function ChunkEditor({
           disabled={error !== null || text === initial}
           onClick={() => typeof parsed !== 'string' && onReplace(parsed)}
         >
-          Apply edit
+          {t('whatIf.apply')}
         </button>
         <button
           type="button"
@@ -142,7 +155,7 @@ function ChunkEditor({
           disabled={error !== null}
           onClick={() => typeof parsed !== 'string' && onInsert(parsed)}
         >
-          Insert after
+          {t('whatIf.insert')}
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useMemo } from 'react'
+import { useT } from '../i18n/useT'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { formatDuration, formatNumber } from '../metrics/format'
 import { summarizeRange } from './summarizeRange'
@@ -16,19 +17,29 @@ export function BrushSummary({
 }) {
   const summary = useMemo(() => summarizeRange(engine, brush.from, brush.to), [engine, brush])
   const seqOf = (pos: number) => engine.chunks[pos]?.seq ?? pos
+  const t = useT()
   return (
     <div className="flex min-w-0 items-center gap-1 text-[11px] text-slate-600 dark:text-slate-300">
-      <output aria-label="Selection" aria-live="polite" className="truncate font-mono tabular-nums">
-        seq {seqOf(summary.from)}–{seqOf(summary.to - 1)} · {formatNumber(summary.chunks)} chunks ·{' '}
-        {formatNumber(summary.chars)} chars · {summary.ms === null ? 'no time' : formatDuration(summary.ms)}
+      <output
+        aria-label={t('lanes.selection')}
+        aria-live="polite"
+        className="truncate font-mono tabular-nums"
+      >
+        {t('lanes.brush', {
+          from: String(seqOf(summary.from)),
+          to: String(seqOf(summary.to - 1)),
+          chunks: formatNumber(summary.chunks),
+          chars: formatNumber(summary.chars),
+        })}{' '}
+        · {summary.ms === null ? t('lanes.noTime') : formatDuration(summary.ms)}
         {summary.tokensPerSecond !== null && ` · ${formatNumber(summary.tokensPerSecond)} tok/s`}
       </output>
       <details className="relative shrink-0">
-        <summary className="btn cursor-pointer list-none px-1" title="By type and by block">
-          by type, block
+        <summary className="btn cursor-pointer list-none px-1" title={t('lanes.byTypeBlockHint')}>
+          {t('lanes.byTypeBlock')}
         </summary>
         <div className="absolute right-0 z-30 mt-1 max-h-64 w-64 overflow-auto rounded border border-slate-200 bg-white p-2 font-mono text-[11px] shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          <table className="w-full" aria-label="Selection by type">
+          <table className="w-full" aria-label={t('lanes.byType')}>
             <tbody>
               {summary.byType.map((row) => (
                 <tr key={row.type}>
@@ -40,17 +51,17 @@ export function BrushSummary({
               ))}
             </tbody>
           </table>
-          <table className="mt-2 w-full" aria-label="Selection by block">
+          <table className="mt-2 w-full" aria-label={t('lanes.byBlock')}>
             <thead>
               <tr className="text-slate-500 dark:text-slate-400">
                 <th scope="col" className="text-left font-normal">
-                  block
+                  {t('lanes.colBlock')}
                 </th>
                 <th scope="col" className="text-right font-normal">
-                  chunks
+                  {t('lanes.colChunks')}
                 </th>
                 <th scope="col" className="text-right font-normal">
-                  chars
+                  {t('lanes.colChars')}
                 </th>
               </tr>
             </thead>
@@ -66,17 +77,17 @@ export function BrushSummary({
               ))}
             </tbody>
           </table>
-          {summary.byBlock.length > 200 && <p>… and {summary.byBlock.length - 200} more blocks</p>}
-          <p className="mt-2 font-sans text-slate-500 dark:text-slate-400">
-            tok/s counts deltas that carry text or arguments: these streams send about one token per delta.
-          </p>
+          {summary.byBlock.length > 200 && (
+            <p>{t('lanes.moreBlocks', { count: summary.byBlock.length - 200 })}</p>
+          )}
+          <p className="mt-2 font-sans text-slate-500 dark:text-slate-400">{t('lanes.tokHint')}</p>
         </div>
       </details>
       <button
         type="button"
         className="btn px-1"
-        aria-label="Clear selection"
-        title="Clear selection (Esc)"
+        aria-label={t('lanes.clear')}
+        title={t('lanes.clearHint')}
         onClick={onClear}
       >
         ✕

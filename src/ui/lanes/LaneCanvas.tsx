@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
+import { useT } from '../i18n/useT'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { useChunkscopeStore } from '../StoreContext'
 import type { LaneModel } from './buildLaneModel'
@@ -41,6 +42,7 @@ type Props = {
  */
 export function LaneCanvas({ engine, model, label, window: view, onWindow, brush, onBrush, onHover }: Props) {
   const store = useChunkscopeStore()
+  const t = useT()
   const palette = PALETTE[useIsDark() ? 'dark' : 'light']
   const scrollRef = useRef<HTMLDivElement>(null)
   const baseRef = useRef<HTMLCanvasElement>(null)
@@ -77,7 +79,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
       if (brush !== null) drawBrush(ctx, model, geometry(), palette, brush)
       drawCursor(ctx, model, geometry(), palette, k)
       overlay.setAttribute('aria-valuenow', String(k))
-      overlay.setAttribute('aria-valuetext', `position ${k} of ${model.total}`)
+      overlay.setAttribute('aria-valuetext', t('lanes.position', { k, total: model.total }))
     }
     // Bring the lane of the chunk just applied into view when it is scrolled away; pan the zoomed window to it.
     const follow = (k: number) => {
@@ -121,7 +123,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
       resolution.removeEventListener('change', onResolution)
       cancelAnimationFrame(frame)
     }
-  }, [engine, model, size, gutter, palette, store, view, onWindow, brush])
+  }, [engine, model, size, gutter, palette, store, view, onWindow, brush, t])
 
   const pointer = (event: PointerEvent<HTMLCanvasElement>) => {
     const rect = event.currentTarget.getBoundingClientRect()
@@ -154,13 +156,13 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
           // oxlint-disable-next-line jsx-a11y/prefer-tag-over-role
           role="slider"
           tabIndex={0}
-          aria-label="Block lanes"
+          aria-label={t('lanes.slider')}
           aria-valuemin={0}
           aria-valuemax={model.total}
           // Kept current by the cursor layer's painter (no render per step); a render writes the same value.
           aria-valuenow={store.getState().k}
           aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight W A S D + - Escape"
-          title="← / → move the cursor, Shift+← / → select a range, W / S or + / − zoom, A / D pan, Esc clears the selection"
+          title={t('lanes.keysHint')}
           data-lanes-cursor
           className="absolute inset-0 cursor-crosshair touch-none rounded-sm focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sky-500"
           style={{ width: size.width, height: size.height }}

@@ -95,9 +95,9 @@ export function Lanes() {
               type="button"
               className="btn absolute top-0 right-2 z-10 px-1 py-0 text-[10px]"
               onClick={() => onWindow(fullWindow(model.total))}
-              title="Show the whole stream"
+              title={t('lanes.showWhole')}
             >
-              Reset zoom
+              {t('lanes.resetZoom')}
             </button>
           )}
         </div>

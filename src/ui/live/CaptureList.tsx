@@ -1,4 +1,5 @@
 import type { CaptureRow } from './captureRows'
+import { useT } from '../i18n/useT'
 
 const DOT: Record<CaptureRow['state'], string> = {
   streaming: 'bg-sky-500 motion-safe:animate-pulse',
@@ -18,10 +19,11 @@ type Props = {
 
 /** The captures, newest first: state, where from, chunks and finish; a click shows one in the workbench. */
 export function CaptureList({ rows, selected, onSelect, onStop }: Props) {
+  const t = useT()
   if (rows.length === 0)
-    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No captures yet.</p>
+    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('captures.none')}</p>
   return (
-    <ul aria-label="Captures" className="text-xs">
+    <ul aria-label={t('captures.title')} className="text-xs">
       {rows.map((row) => (
         <li
           key={row.id}
@@ -51,7 +53,7 @@ export function CaptureList({ rows, selected, onSelect, onStop }: Props) {
           </button>
           {row.stoppable && (
             <button type="button" className="btn shrink-0" onClick={() => onStop(row.id)}>
-              Stop
+              {t('captures.stop')}
             </button>
           )}
         </li>

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useT } from '../i18n/useT'
 import { useLive, useLiveView } from './LiveContext'
 
 const DEFAULT_FEED = 'http://127.0.0.1:8787'
@@ -13,6 +14,7 @@ const DOT = {
 /** Connect to a `chunkscope proxy` or `chunkscope attach` feed, and the feeds connected so far. */
 export function FeedList() {
   const live = useLive()
+  const t = useT()
   const feeds = useLiveView((s) => s.feeds)
   const [url, setUrl] = useState(DEFAULT_FEED)
   const [problem, setProblem] = useState<string | null>(null)
@@ -27,14 +29,14 @@ export function FeedList() {
         }}
       >
         <input
-          aria-label="Feed URL"
+          aria-label={t('feeds.url')}
           className="field min-w-0 flex-1 font-mono"
           value={url}
           spellCheck={false}
           onChange={(event) => setUrl(event.target.value)}
         />
         <button type="submit" className="btn">
-          Connect
+          {t('feeds.connect')}
         </button>
       </form>
       {problem !== null && (
@@ -44,10 +46,10 @@ export function FeedList() {
       )}
       {feeds.length === 0 ? (
         <p className="mt-1 text-slate-600 dark:text-slate-300">
-          Feed of <code>chunkscope proxy</code> or <code>chunkscope attach</code>.
+          {t('feeds.hint')} <code>chunkscope proxy</code> / <code>chunkscope attach</code>
         </p>
       ) : (
-        <ul aria-label="Feeds" className="mt-1 space-y-1">
+        <ul aria-label={t('feeds.title')} className="mt-1 space-y-1">
           {feeds.map((feed) => (
             <li key={feed.url} className="flex items-start gap-1.5">
               <span
@@ -59,11 +61,13 @@ export function FeedList() {
                   <span className="truncate font-mono" title={feed.url}>
                     {feed.url}
                   </span>
-                  <span className="text-slate-600 dark:text-slate-300">{feed.state}</span>
+                  <span className="text-slate-600 dark:text-slate-300">
+                    {t('feeds.state', { state: feed.state })}
+                  </span>
                   <button
                     type="button"
                     className="btn ml-auto h-5 px-1"
-                    aria-label={`Disconnect ${feed.url}`}
+                    aria-label={t('feeds.disconnect', { url: feed.url })}
                     onClick={() => live.disconnect(feed.url)}
                   >
                     ×

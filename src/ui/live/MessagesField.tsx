@@ -1,4 +1,5 @@
 import type { ChatForm, ChatRole, FormError } from '../../app/capture/chatRequest'
+import { useT } from '../i18n/useT'
 
 type Props = {
   readonly messages: ChatForm['messages']
@@ -8,16 +9,19 @@ type Props = {
 
 /** The conversation sent: one row per message (role + text), add and remove. */
 export function MessagesField({ messages, error, onChange }: Props) {
+  const t = useT()
   const update = (index: number, patch: Partial<ChatForm['messages'][number]>) =>
     onChange(messages.map((message, i) => (i === index ? { ...message, ...patch } : message)))
   return (
     <fieldset className="col-span-2">
-      <legend className="mb-0.5 font-medium text-slate-600 dark:text-slate-300">Messages</legend>
+      <legend className="mb-0.5 font-medium text-slate-600 dark:text-slate-300">
+        {t('request.messages')}
+      </legend>
       <ol className="space-y-1">
         {messages.map((message, index) => (
           <li key={index} className="flex items-start gap-1">
             <select
-              aria-label={`Message ${index + 1} role`}
+              aria-label={t('request.messageRole', { n: index + 1 })}
               className="field"
               value={message.role}
               onChange={(e) => update(index, { role: e.target.value as ChatRole })}
@@ -27,7 +31,7 @@ export function MessagesField({ messages, error, onChange }: Props) {
               <option value="system">system</option>
             </select>
             <textarea
-              aria-label={`Message ${index + 1}`}
+              aria-label={t('request.message', { n: index + 1 })}
               className="field h-12 min-w-0 flex-1 py-1"
               value={message.content}
               onChange={(e) => update(index, { content: e.target.value })}
@@ -35,7 +39,7 @@ export function MessagesField({ messages, error, onChange }: Props) {
             <button
               type="button"
               className="btn"
-              aria-label={`Remove message ${index + 1}`}
+              aria-label={t('request.removeMessage', { n: index + 1 })}
               disabled={messages.length === 1}
               onClick={() => onChange(messages.filter((_, i) => i !== index))}
             >
@@ -54,7 +58,7 @@ export function MessagesField({ messages, error, onChange }: Props) {
           ])
         }
       >
-        + Message
+        {t('request.addMessage')}
       </button>
       {error !== undefined && <p className="mt-0.5 text-red-700 dark:text-red-400">{error.message}</p>}
     </fieldset>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useT } from '../i18n/useT'
 import { buildChatRequest, type ChatForm, type FormError } from '../../app/capture/chatRequest'
 import { retryPolicy } from '../../app/capture/retryPolicy'
 import { holdKey, isKeyRemembered, recalledKey, rememberKey } from '../../app/capture/keyMemory'
@@ -14,6 +15,7 @@ type Props = { readonly open: boolean; readonly onClose: () => void }
  */
 export function RequestDialog({ open, onClose }: Props) {
   const live = useLive()
+  const t = useT()
   const dialog = useRef<HTMLDialogElement>(null)
   const [form, setForm] = useState<ChatForm>(() => loadForm())
   const [apiKey, setApiKey] = useState(() => recalledKey(form.baseUrl) ?? '')
@@ -51,7 +53,7 @@ export function RequestDialog({ open, onClose }: Props) {
   return (
     <dialog
       ref={dialog}
-      aria-label="New live request"
+      aria-label={t('request.title')}
       onClose={onClose}
       className="m-auto max-h-[90vh] w-[44rem] max-w-[95vw] overflow-auto rounded-lg border border-slate-300 bg-white p-4 text-xs text-slate-900 shadow-xl backdrop:bg-black/40 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
     >
@@ -62,19 +64,17 @@ export function RequestDialog({ open, onClose }: Props) {
           void send()
         }}
       >
-        <h2 className="mb-1 text-sm font-semibold">New live request</h2>
+        <h2 className="mb-1 text-sm font-semibold">{t('request.title')}</h2>
         <p className="mb-3 text-slate-600 dark:text-slate-300">
-          Streams a chat completion from this page and records every chunk in this browser before it is shown.
-          Nothing else leaves your machine. Endpoints that refuse cross-origin requests need{' '}
-          <code>chunkscope proxy</code>.
+          {t('request.intro')} <code>chunkscope proxy</code>
         </p>
         {errors.length > 0 && (
           <p role="alert" className="mb-2 text-red-700 dark:text-red-400">
-            {errors.length === 1 ? 'One field needs a fix' : `${errors.length} fields need a fix`}: see below.
+            {t('request.errors', { count: errors.length })}
           </p>
         )}
         <div className="grid grid-cols-2 gap-x-3 gap-y-2">
-          <Field label="Base URL" error={errorOf('baseUrl')}>
+          <Field label={t('request.baseUrl')} error={errorOf('baseUrl')}>
             <input
               className="field w-full font-mono"
               value={form.baseUrl}
@@ -86,7 +86,7 @@ export function RequestDialog({ open, onClose }: Props) {
               }}
             />
           </Field>
-          <Field label="Model" error={errorOf('model')}>
+          <Field label={t('request.model')} error={errorOf('model')}>
             <input
               className="field w-full font-mono"
               value={form.model}
@@ -94,7 +94,7 @@ export function RequestDialog({ open, onClose }: Props) {
               onChange={(e) => set({ model: e.target.value })}
             />
           </Field>
-          <Field label="API key" error={errorOf('apiKey')}>
+          <Field label={t('request.apiKey')} error={errorOf('apiKey')}>
             <input
               type="password"
               autoComplete="off"
@@ -105,9 +105,9 @@ export function RequestDialog({ open, onClose }: Props) {
           </Field>
           <label className="mt-4 flex items-center gap-1.5">
             <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-            Remember on this device (else kept in this tab's memory only)
+            {t('request.remember')}
           </label>
-          <Field label="System prompt" error={errorOf('systemPrompt')} wide>
+          <Field label={t('request.systemPrompt')} error={errorOf('systemPrompt')} wide>
             <textarea
               className="field h-14 w-full py-1"
               value={form.systemPrompt}
@@ -119,7 +119,7 @@ export function RequestDialog({ open, onClose }: Props) {
             error={errorOf('messages')}
             onChange={(messages) => set({ messages })}
           />
-          <Field label="Tools (JSON array, optional)" error={errorOf('tools')} wide>
+          <Field label={t('request.tools')} error={errorOf('tools')} wide>
             <textarea
               className="field h-14 w-full py-1 font-mono"
               value={form.tools ?? ''}
@@ -129,7 +129,7 @@ export function RequestDialog({ open, onClose }: Props) {
             />
           </Field>
           <div className="col-span-2 grid grid-cols-4 gap-3">
-            <Field label="Max tokens" error={errorOf('maxTokens')}>
+            <Field label={t('request.maxTokens')} error={errorOf('maxTokens')}>
               <input
                 inputMode="numeric"
                 className="field w-full"
@@ -137,7 +137,7 @@ export function RequestDialog({ open, onClose }: Props) {
                 onChange={(e) => set({ maxTokens: e.target.value })}
               />
             </Field>
-            <Field label="Temperature" error={errorOf('temperature')}>
+            <Field label={t('request.temperature')} error={errorOf('temperature')}>
               <input
                 inputMode="decimal"
                 className="field w-full"
@@ -145,7 +145,7 @@ export function RequestDialog({ open, onClose }: Props) {
                 onChange={(e) => set({ temperature: e.target.value })}
               />
             </Field>
-            <Field label="Reasoning effort" error={errorOf('reasoningEffort')}>
+            <Field label={t('request.reasoningEffort')} error={errorOf('reasoningEffort')}>
               <select
                 className="field w-full"
                 value={form.reasoningEffort ?? ''}
@@ -156,36 +156,36 @@ export function RequestDialog({ open, onClose }: Props) {
                   })
                 }
               >
-                <option value="">endpoint default</option>
+                <option value="">{t('request.endpointDefault')}</option>
                 <option value="low">low</option>
                 <option value="medium">medium</option>
                 <option value="high">high</option>
               </select>
             </Field>
-            <Field label="Retries">
+            <Field label={t('request.retries')}>
               <select
                 className="field w-full"
                 value={retry}
                 onChange={(e) => setRetry(e.target.value as RetrySetting)}
-                title="The harness's default policy (docs/protocol.md §11): RATE_LIMIT, SERVER, TIMEOUT, TRANSPORT, EMPTY_RESPONSE; up to 5; 0.5 s doubling, ≤ 10 s, Retry-After honoured"
+                title={t('request.retriesHint')}
               >
-                <option value="default">harness default (≤ 5)</option>
-                <option value="3">at most 3</option>
-                <option value="1">at most 1</option>
-                <option value="off">off</option>
+                <option value="default">{t('request.retryDefault')}</option>
+                <option value="3">{t('request.atMost', { n: 3 })}</option>
+                <option value="1">{t('request.atMost', { n: 1 })}</option>
+                <option value="off">{t('request.retryOff')}</option>
               </select>
             </Field>
           </div>
         </div>
         <div className="mt-3 flex justify-end gap-2">
           <button type="button" className="btn" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button
             type="submit"
             className="btn border-sky-600 bg-sky-600 text-white hover:bg-sky-700 dark:bg-sky-700"
           >
-            Send
+            {t('request.send')}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@ import { ExportMenu } from '../share/ExportMenu'
 import { LangSwitch } from '../i18n/LangSwitch'
 import { useT } from '../i18n/useT'
 import { FORMAT_LABELS } from '../../formats/registry'
+import { isMessageKey, type MessageKey } from '../i18n/translate'
 import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
 import { ShareButton } from '../share/ShareButton'
@@ -68,7 +69,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
           {name}
           {format !== null && (
             <span className="ml-1 rounded bg-slate-200 px-1 dark:bg-slate-700" title={format}>
-              {FORMAT_LABELS[format]}
+              {isMessageKey(`format.${format}`) ? t(`format.${format}` as MessageKey) : FORMAT_LABELS[format]}
             </span>
           )}
         </span>

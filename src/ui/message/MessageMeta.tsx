@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useT } from '../i18n/useT'
 import type { AssemblyRead } from '../../core/analyzeStream'
 import { describeFinish, describeUsage } from './buildFinalMessage'
 
@@ -11,14 +12,15 @@ export function MessageMeta({
   /** A live capture still arriving: a missing finish is "not yet", not "reads as stop". */
   readonly streaming?: boolean
 }) {
+  const t = useT()
   const failed = read.hasFinish && (read.finish.kind === 'error' || read.finish.kind === 'aborted')
   return (
     <div className="space-y-0.5 font-mono text-[11px] text-slate-600 dark:text-slate-300">
       <p>
-        <span>{describeUsage(read.usage)}</span>
+        <span>{describeUsage(read.usage, t)}</span>
         <span className="text-slate-600"> · </span>
         <span className={failed ? 'text-red-700 dark:text-red-400' : ''}>
-          {describeFinish(read.finish, read.hasFinish, streaming)}
+          {describeFinish(read.finish, read.hasFinish, streaming, t)}
         </span>
       </p>
       {read.replayState !== null && <ReplayState value={read.replayState} />}

@@ -1,4 +1,5 @@
 import type { AssemblyRead } from '../../core/analyzeStream'
+import { english, type T } from '../i18n/translate'
 import type { ContentBlock, FinishReason, TokenUsage } from '../../core/protocol'
 import type { Attempt, RecordedMessage, Session } from '../../core/session'
 import { diffMessages, type MessageDiff } from '../blocks/buildDiff'
@@ -55,31 +56,40 @@ export function describeThrow(shown: ShownMessage, where: string | null): string
 }
 
 /** "usage in 120 / out 18 · cache read 30 · reasoning 4", every field the chunk carried. */
-export function describeUsage(usage: TokenUsage | null): string {
-  if (usage === null) return 'no usage'
-  const parts = [`usage in ${usage.inputTokens} / out ${usage.outputTokens}`]
-  if (usage.cacheReadTokens !== undefined) parts.push(`cache read ${usage.cacheReadTokens}`)
-  if (usage.cacheWriteTokens !== undefined) parts.push(`cache write ${usage.cacheWriteTokens}`)
-  if (usage.reasoningTokens !== undefined) parts.push(`reasoning ${usage.reasoningTokens}`)
+export function describeUsage(usage: TokenUsage | null, t: T = english): string {
+  if (usage === null) return t('usage.none')
+  // Raw numbers, no grouping: the line is monospace and reads like the chunk's own fields.
+  const raw = (value: number) => String(value)
+  const parts = [t('usage.inOut', { input: raw(usage.inputTokens), output: raw(usage.outputTokens) })]
+  if (usage.cacheReadTokens !== undefined) parts.push(t('usage.cacheRead', { n: raw(usage.cacheReadTokens) }))
+  if (usage.cacheWriteTokens !== undefined)
+    parts.push(t('usage.cacheWrite', { n: raw(usage.cacheWriteTokens) }))
+  if (usage.reasoningTokens !== undefined) parts.push(t('usage.reasoning', { n: raw(usage.reasoningTokens) }))
   const cached = (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0)
   // The counts are disjoint (docs/protocol.md §1): billed input adds the cached parts.
-  if (cached > 0) parts.push(`billed input ${usage.inputTokens + cached}`)
+  if (cached > 0) parts.push(t('usage.billed', { n: raw(usage.inputTokens + cached) }))
   return parts.join(' · ')
 }
 
 /** "finish tool-calls", "finish error AUTH: bad key (status 401)", or the stop a missing finish reads as. */
-export function describeFinish(finish: FinishReason, hasFinish: boolean, streaming = false): string {
-  if (!hasFinish && streaming) return 'no finish yet: still streaming'
-  if (!hasFinish) return 'finish stop (no finish chunk: reads as stop)'
+export function describeFinish(
+  finish: FinishReason,
+  hasFinish: boolean,
+  streaming = false,
+  t: T = english,
+): string {
+  if (!hasFinish && streaming) return t('finish.streaming')
+  if (!hasFinish) return t('finish.missing')
   if (!('failure' in finish) || typeof finish.failure !== 'object' || finish.failure === null)
-    return `finish ${finish.kind}`
+    return t('finish.kind', { kind: finish.kind })
   const { code, message, status, requestId, providerRetryAfterMs } = finish.failure
   const extra = [
-    status !== undefined ? `status ${status}` : null,
-    providerRetryAfterMs !== undefined ? `retry after ${providerRetryAfterMs} ms` : null,
-    requestId !== undefined ? `request ${requestId}` : null,
+    status !== undefined ? t('finish.status', { status: String(status) }) : null,
+    providerRetryAfterMs !== undefined ? t('finish.retryAfter', { ms: String(providerRetryAfterMs) }) : null,
+    requestId !== undefined ? t('finish.request', { id: requestId }) : null,
   ].filter((part) => part !== null)
-  return `finish ${finish.kind} ${code}: ${message}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`
+  const head = t('finish.failure', { kind: finish.kind, code, message })
+  return `${head}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`
 }
 
 /** The assembled message against the recorded one, as the harness compares them (§6). */

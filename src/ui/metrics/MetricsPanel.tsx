@@ -13,7 +13,7 @@ export function MetricsPanel() {
   const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const { seekTo } = useChunkscope((s) => s.actions)
-  const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks)), [engine])
+  const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks, t)), [engine, t])
   return (
     <Panel title={t('metrics.title')} className="flex-1" focusableScroll>
       {metrics === null ? (
@@ -85,12 +85,18 @@ function MetricsBody({
           <span className="text-slate-600 dark:text-slate-300">{t('metrics.noUsage')}</span>
         ) : (
           <>
-            usage in {formatNumber(usage.inputTokens)} · out {formatNumber(usage.outputTokens)}
-            {usage.cacheReadTokens !== undefined && ` · cache read ${formatNumber(usage.cacheReadTokens)}`}
-            {usage.cacheWriteTokens !== undefined && ` · cache write ${formatNumber(usage.cacheWriteTokens)}`}
-            {usage.reasoningTokens !== undefined && ` · reasoning ${formatNumber(usage.reasoningTokens)}`}
+            {t('usage.inOut', {
+              input: formatNumber(usage.inputTokens),
+              output: formatNumber(usage.outputTokens),
+            })}
+            {usage.cacheReadTokens !== undefined &&
+              ` · ${t('usage.cacheRead', { n: formatNumber(usage.cacheReadTokens) })}`}
+            {usage.cacheWriteTokens !== undefined &&
+              ` · ${t('usage.cacheWrite', { n: formatNumber(usage.cacheWriteTokens) })}`}
+            {usage.reasoningTokens !== undefined &&
+              ` · ${t('usage.reasoning', { n: formatNumber(usage.reasoningTokens) })}`}
             {(usage.cacheReadTokens !== undefined || usage.cacheWriteTokens !== undefined) &&
-              ` · billed input ${formatNumber(usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0))}`}
+              ` · ${t('usage.billed', { n: formatNumber(usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0)) })}`}
           </>
         )}
       </p>

@@ -1,4 +1,5 @@
 import { CHUNK_TYPES, type SourcedChunk, type TokenUsage } from '../../core/protocol'
+import { english, type T } from '../i18n/translate'
 
 /** A gap longer than this between two chunks of one stream is a broken clock, not a stall (§6: times lie). */
 export const HUGE_GAP_MS = 10 * 60_000
@@ -61,7 +62,7 @@ export type StreamMetrics = {
  * buildMetrics(engine.chunks).timing
  * // { usable: false, reason: 'times in this log are not a usable timeline: 4 zero times — showing counts only' }
  */
-export function buildMetrics(chunks: readonly SourcedChunk[]): StreamMetrics {
+export function buildMetrics(chunks: readonly SourcedChunk[], t: T = english): StreamMetrics {
   // Counted in a typed array by a switch, not a Map per chunk: this runs once over up to a million chunks.
   const known = new Float64Array(CHUNK_TYPES.length)
   const other = new Map<string, number>()
@@ -131,6 +132,7 @@ export function buildMetrics(chunks: readonly SourcedChunk[]): StreamMetrics {
       firstToken === null ? null : { pos: firstToken.pos, time: chunks[firstToken.pos]!.time },
       outputTokens,
       characters,
+      t,
     ),
   }
 }
@@ -200,25 +202,25 @@ class ClockReader {
     firstToken: { pos: number; time: number | null } | null,
     outputTokens: number | null,
     characters: number,
+    t: T,
   ): Timing {
     const total = chunks.length
     const excludedCount = this.negative.count + this.huge.count
     const problems = [
-      count(this.negative.count, 'negative gap'),
-      count(this.huge.count, 'gap over 10 min', 'gaps over 10 min'),
-      count(this.zero, 'zero time'),
-      count(this.missing, 'chunk without a time', 'chunks without a time'),
+      count(t, 'metrics.negativeGaps', this.negative.count),
+      count(t, 'metrics.hugeGaps', this.huge.count),
+      count(t, 'metrics.zeroTimes', this.zero),
+      count(t, 'metrics.untimedChunks', this.missing),
     ].filter((text) => text !== '')
     const unusable = (why: string): Timing => ({
       usable: false,
-      reason: `times in this log are not a usable timeline: ${why} — showing counts only`,
+      reason: t('metrics.unusable', { why }),
     })
-    if (total === 0) return { usable: false, reason: 'no chunks, no timeline' }
-    if (total === 1) return { usable: false, reason: 'a single chunk has no timeline' }
-    if (this.missing === total)
-      return { usable: false, reason: 'no chunk carries a time — showing counts only' }
+    if (total === 0) return { usable: false, reason: t('metrics.noChunks') }
+    if (total === 1) return { usable: false, reason: t('metrics.singleChunk') }
+    if (this.missing === total) return { usable: false, reason: t('metrics.noTimes') }
     if (this.valid === 0 || excludedCount > this.valid) {
-      return unusable(problems.length > 0 ? problems.join(', ') : 'fewer than two timed chunks')
+      return unusable(problems.length > 0 ? problems.join(t('metrics.listSeparator')) : t('metrics.fewTimed'))
     }
     const gaps = this.gaps.subarray(0, this.valid)
     let maxIndex = 0
@@ -228,24 +230,23 @@ class ClockReader {
       if (gaps[i]! > gaps[maxIndex]!) maxIndex = i
     }
     if (sum === 0 && excludedCount === 0) {
-      return unusable(`all ${this.timed} timed chunks share one time`)
+      return unusable(t('metrics.oneTime', { count: this.timed }))
     }
     const durationMs = excludedCount === 0 ? this.lastTime - this.firstTime : sum
     let ttftMs: number | null = null
     let ttftNote: string | null = null
-    if (firstToken === null) ttftNote = 'no first token in this stream'
-    else if (this.firstPos !== 0) ttftNote = 'the first chunk has no time'
-    else if (firstToken.time === null || firstToken.time === 0) ttftNote = 'the first token has no time'
-    else if (this.firstExcludedPos <= firstToken.pos)
-      ttftNote = 'an excluded gap comes before the first token'
+    if (firstToken === null) ttftNote = t('metrics.ttft.noToken')
+    else if (this.firstPos !== 0) ttftNote = t('metrics.ttft.firstUntimed')
+    else if (firstToken.time === null || firstToken.time === 0) ttftNote = t('metrics.ttft.tokenUntimed')
+    else if (this.firstExcludedPos <= firstToken.pos) ttftNote = t('metrics.ttft.excludedBefore')
     else ttftMs = firstToken.time - this.firstTime
     const seconds = durationMs / 1000
     const seqAt = (pos: number) => chunks[pos]!.seq
     const excluded = [
-      describeWorst(this.negative, seqAt, 'negative gap'),
-      describeWorst(this.huge, seqAt, 'gap over 10 min', 'gaps over 10 min'),
-      count(this.zero, 'zero time'),
-      count(this.missing, 'chunk without a time', 'chunks without a time'),
+      describeWorst(t, this.negative, seqAt, 'metrics.negativeGaps'),
+      describeWorst(t, this.huge, seqAt, 'metrics.hugeGaps'),
+      count(t, 'metrics.zeroTimes', this.zero),
+      count(t, 'metrics.untimedChunks', this.missing),
     ].filter((text) => text !== '')
     const maxPos = this.gapPos[maxIndex]!
     return {
@@ -253,7 +254,9 @@ class ClockReader {
       excluded:
         excluded.length === 0
           ? null
-          : `left out of timing: ${excluded.join(', ')}${excludedCount > 0 ? '; duration sums the usable gaps' : ''}`,
+          : t(excludedCount > 0 ? 'metrics.leftOutSummed' : 'metrics.leftOut', {
+              list: excluded.join(t('metrics.listSeparator')),
+            }),
       ttftMs,
       ttftNote,
       durationMs,
@@ -293,9 +296,10 @@ function bucketGaps(total: number, clock: ClockReader): GapBucket[] {
   }))
 }
 
-function describeWorst(gaps: Excluded, seqAt: (pos: number) => number, one: string, many?: string): string {
+function describeWorst(t: T, gaps: Excluded, seqAt: (pos: number) => number, key: CountKey): string {
   if (gaps.count === 0) return ''
-  return `${count(gaps.count, one, many)} (${formatSigned(gaps.worstMs)} ms at seq ${seqAt(gaps.worstPos)})`
+  const worst = t('metrics.worstAt', { ms: formatSigned(gaps.worstMs), seq: String(seqAt(gaps.worstPos)) })
+  return `${count(t, key, gaps.count)} ${worst}`
 }
 
 /** The median by selection on a copy (O(n) on average): sorting a million gaps took a fifth of a second. */
@@ -337,8 +341,10 @@ function select(a: Float64Array, k: number): number {
   return a[k]!
 }
 
-function count(value: number, one: string, many = `${one}s`): string {
-  return value === 0 ? '' : `${value} ${value === 1 ? one : many}`
+type CountKey = 'metrics.negativeGaps' | 'metrics.hugeGaps' | 'metrics.zeroTimes' | 'metrics.untimedChunks'
+
+function count(t: T, key: CountKey, value: number): string {
+  return value === 0 ? '' : t(key, { count: value })
 }
 
 /** `−960,585,284` with a real minus sign. */

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useT } from '../i18n/useT'
 import type { Diagnostic } from '../../formats/types'
 import { SEVERITIES, SEVERITY_ICON } from '../findings/severity'
 import { markHiddenChars } from '../hiddenChars'
@@ -11,6 +12,7 @@ const SHOWN = 200
  * the outline. Open by default when something is an error.
  */
 export function DiagnosticsList({ diagnostics }: { readonly diagnostics: readonly Diagnostic[] }) {
+  const t = useT()
   const hasError = diagnostics.some((d) => d.severity === 'error')
   const [open, setOpen] = useState(hasError)
   if (diagnostics.length === 0) return null
@@ -21,7 +23,7 @@ export function DiagnosticsList({ diagnostics }: { readonly diagnostics: readonl
     ? SEVERITIES.flatMap((severity) => diagnostics.filter((d) => d.severity === severity))
     : []
   return (
-    <section aria-label="Diagnostics" className="border-b border-slate-200 dark:border-slate-700">
+    <section aria-label={t('diagnostics.title')} className="border-b border-slate-200 dark:border-slate-700">
       <button
         type="button"
         aria-expanded={open}
@@ -31,13 +33,13 @@ export function DiagnosticsList({ diagnostics }: { readonly diagnostics: readonl
         <span aria-hidden className="w-3 text-slate-600">
           {open ? '▾' : '▸'}
         </span>
-        Diagnostics ({diagnostics.length})
+        {t('diagnostics.count', { count: diagnostics.length })}
         <span className="ml-auto flex gap-1.5 font-mono text-[11px]">
           {SEVERITIES.map((severity) =>
             counts[severity] === 0 ? null : (
               <span key={severity} className={SEVERITY_ICON[severity].color}>
                 <span aria-hidden>{SEVERITY_ICON[severity].icon}</span>
-                <span className="sr-only">{severity}s:</span> {counts[severity]}
+                <span className="sr-only">{t('diagnostics.severity', { severity })}</span> {counts[severity]}
               </span>
             ),
           )}

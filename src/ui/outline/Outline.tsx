@@ -13,7 +13,7 @@ export function Outline() {
   // A fresh key per source on screen, so the tree's expansion and the diagnostics' open state start over; live
   // captures grow under one id, so the tree keeps its expansion across updates.
   const sourceId = useChunkscope((s) => s.sourceId)
-  const outline = useMemo(() => buildOutline(source), [source])
+  const outline = useMemo(() => buildOutline(source, t), [source, t])
   const count = outline.attempts.length
   return (
     <Panel

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react'
+import { useT } from '../i18n/useT'
 import { SEVERITY_ICON } from '../findings/severity'
 import type { AttemptSummary } from '../../core/attemptSummary'
 import type { OutlineNode } from './buildOutline'
@@ -80,6 +81,7 @@ function RowContent({
   readonly node: OutlineNode
   readonly summary: AttemptSummary | null
 }) {
+  const t = useT()
   switch (node.kind) {
     case 'session':
       return <span className="truncate font-medium">{node.label}</span>
@@ -99,7 +101,7 @@ function RowContent({
           <span>{node.label}</span>
           {attempts !== 1 && (
             <span className="ml-auto pl-2 text-slate-600 dark:text-slate-400">
-              {attempts === 0 ? 'no stream' : `${attempts} attempts`}
+              {attempts === 0 ? t('outline.noStream') : t('outline.attempts', { count: attempts })}
             </span>
           )}
         </>

@@ -4,6 +4,7 @@ import { streamKey } from '../../formats/streamRefs'
 import { describeEvent, type Tone } from './describeEvent'
 import { isRecord } from '../../core/base/isRecord'
 import { partitionPoint } from '../../core/base/partitionPoint'
+import { english, type T } from '../i18n/translate'
 
 /**
  * The outline of a loaded source: sessions → turns → steps → attempts, with the step's other events (user
@@ -77,10 +78,10 @@ const STRUCTURAL = new Set(['assistant/chunk', 'turn/start', 'turn/end', 'step/s
  * const outline = buildOutline(loadSource(text))
  * outline.roots[0] // { kind: 'turn', label: 'Turn 1', end: { text: 'completed', … }, children: [step 1, …] }
  */
-export function buildOutline(source: LoadedSource | null): Outline {
+export function buildOutline(source: LoadedSource | null, t: T = english): Outline {
   const attempts: OutlineAttempt[] = []
   const all = source?.sessions ?? []
-  const sessions = all.map((session, sessionIndex) => buildSessionNode(session, sessionIndex, attempts))
+  const sessions = all.map((session, sessionIndex) => buildSessionNode(session, sessionIndex, attempts, t))
   const single = sessions.length === 1 ? sessions[0] : undefined
   const roots = single ? single.children : nestSubagents(all, sessions)
   return { roots, attempts, size: countNodes(roots) }
@@ -137,6 +138,7 @@ function buildSessionNode(
   session: Session,
   sessionIndex: number,
   allAttempts: OutlineAttempt[],
+  t: T,
 ): OutlineSession {
   const prefix = `${sessionIndex}:`
   const stepSlots = new Map<string, { range: Range; items: Placed<OutlineAttempt | OutlineEvent>[] }>()
@@ -215,7 +217,7 @@ function buildSessionNode(
 
   for (const event of events) {
     if (STRUCTURAL.has(event.type) || (event.type === 'assistant/message' && linked.has(event.seq))) continue
-    const described = describeEvent(event, toolNames)
+    const described = describeEvent(event, toolNames, t)
     const node: OutlineEvent = { kind: 'event', id: `${prefix}e${event.seq}`, seq: event.seq, ...described }
     const placed = { at: event.seq, node }
     const { turn, step } = turnAndStep(event)
@@ -240,20 +242,22 @@ function buildSessionNode(
       const node: OutlineStep = {
         kind: 'step',
         id: `${prefix}t${step.turn}.s${step.step}`,
-        label: `Step ${step.step}`,
+        label: t('outline.step', { step: step.step }),
         children: items,
       }
       children.push({ at: slot.range.lo <= slot.range.hi ? slot.range.lo : Infinity, node })
     }
     const at = turnSlot.range.lo <= turnSlot.range.hi ? turnSlot.range.lo : Infinity
-    top.push({ at, node: turnNode(turn, `${prefix}t${turn.turn}`, inOrder(children)) })
+    top.push({ at, node: turnNode(turn, `${prefix}t${turn.turn}`, inOrder(children), t) })
   }
   const header = session.header
   const id = header?.id ?? null
   const subagent = header?.origin === 'subagent'
   const label =
     capturedLabel(header?.raw, sessionTitle(session)) ??
-    `${subagent ? 'subagent' : 'session'} ${id === null ? `#${sessionIndex + 1}` : id.slice(0, 8)}`
+    t(subagent ? 'outline.subagent' : 'outline.session', {
+      id: id === null ? `#${sessionIndex + 1}` : id.slice(0, 8),
+    })
   const detail = [
     id === null ? `session #${sessionIndex + 1} (no header id)` : `session ${id}`,
     header?.origin !== undefined ? `origin ${header.origin}` : '',
@@ -327,25 +331,37 @@ export function describeRequest(request: NonNullable<Attempt['wire']>['request']
   }
 }
 
-function turnNode(turn: Turn, id: string, children: (OutlineStep | OutlineEvent)[]): OutlineTurn {
-  return { kind: 'turn', id, label: `Turn ${turn.turn}`, end: describeTurnEnd(turn), children }
+function turnNode(turn: Turn, id: string, children: (OutlineStep | OutlineEvent)[], t: T): OutlineTurn {
+  return {
+    kind: 'turn',
+    id,
+    label: t('outline.turn', { turn: turn.turn }),
+    end: describeTurnEnd(turn, t),
+    children,
+  }
 }
 
 /** The turn's end reason as the row shows it (§6 `turn/end` reason kinds). */
-export function describeTurnEnd(turn: Turn): { text: string; tone: Tone } {
+export function describeTurnEnd(turn: Turn, t: T = english): { text: string; tone: Tone } {
   if (!turn.end) return { text: 'no turn/end', tone: 'warning' }
   const reason = asRecord(turn.end.reason)
   const kind = typeof reason['kind'] === 'string' ? reason['kind'] : null
   switch (kind) {
     case 'completed':
-      return { text: 'completed', tone: 'muted' }
+      return { text: t('outline.end.completed'), tone: 'muted' }
     case 'aborted': {
       const by = asRecord(reason['reason'])['kind']
-      return { text: typeof by === 'string' ? `aborted ${by}` : 'aborted', tone: 'warning' }
+      return {
+        text: typeof by === 'string' ? t('outline.end.abortedBy', { by }) : t('outline.end.aborted'),
+        tone: 'warning',
+      }
     }
     case 'error': {
       const code = asRecord(reason['error'])['code']
-      return { text: typeof code === 'string' ? `error ${code}` : 'error', tone: 'error' }
+      return {
+        text: typeof code === 'string' ? t('outline.end.errorCode', { code }) : t('outline.end.error'),
+        tone: 'error',
+      }
     }
     case null:
       return { text: `end ${JSON.stringify(turn.end.reason) ?? '(none)'}`, tone: 'warning' }

@@ -1,5 +1,6 @@
 import type { SessionEvent } from '../../core/session'
 import { isRecord } from '../../core/base/isRecord'
+import { english, type T } from '../i18n/translate'
 
 export type Tone = 'muted' | 'warning' | 'error'
 
@@ -17,20 +18,24 @@ const PREVIEW = 60
  * describeEvent({ type: 'llm/retry', data: { retry: 1, maxRetries: 2, delayMs: 1, failure: { code: 'EMPTY_RESPONSE' } } … }, new Map())
  * // { type: 'llm/retry', text: '1/2 EMPTY_RESPONSE · wait 1 ms', tone: 'warning' }
  */
-export function describeEvent(event: SessionEvent, toolNames: Map<string, string>): EventLabel {
+export function describeEvent(
+  event: SessionEvent,
+  toolNames: Map<string, string>,
+  t: T = english,
+): EventLabel {
   const data = asRecord(event.data)
   const type = event.type
   const plain = (text: string, tone: Tone = 'muted'): EventLabel => ({ type, text, tone })
   switch (type) {
     case 'user/message': {
       const content = contentOf(data)
-      return plain(content === null ? '' : quote(firstText(content) ?? describeContent(content)))
+      return plain(content === null ? '' : quote(firstText(content) ?? describeContent(content, t)))
     }
     case 'tool/call': {
       const name = str(data['name'])
       const callId = str(data['callId'])
       if (callId !== null && name !== null) toolNames.set(callId, name)
-      return plain(name ?? '(no name)')
+      return plain(name ?? t('event.noName'))
     }
     case 'tool/result': {
       const callId = str(data['callId']) ?? toolResultCallId(data)
@@ -44,8 +49,8 @@ export function describeEvent(event: SessionEvent, toolNames: Map<string, string
       const delay = num(data['delayMs'])
       const parts = [
         retry === null ? null : max === null ? `#${retry}` : `${retry}/${max}`,
-        str(failure['code']) ?? 'no code',
-        delay === null ? null : `· wait ${delay} ms`,
+        str(failure['code']) ?? t('event.noCode'),
+        delay === null ? null : `· ${t('event.wait', { ms: delay })}`,
       ]
       return plain(parts.filter((part) => part !== null).join(' '), 'warning')
     }
@@ -65,7 +70,9 @@ export function describeEvent(event: SessionEvent, toolNames: Map<string, string
     case 'request/context': {
       const window = num(data['contextWindow'])
       return plain(
-        [str(data['model']), window === null ? null : `window ${window}`].filter(Boolean).join(' · '),
+        [str(data['model']), window === null ? null : t('event.window', { window })]
+          .filter(Boolean)
+          .join(' · '),
       )
     }
     case 'approval/asked':
@@ -87,9 +94,9 @@ export function describeEvent(event: SessionEvent, toolNames: Map<string, string
       return plain(quote(str(data['title']) ?? ''))
     case 'assistant/message': {
       // Only messages linked to no attempt reach the outline: the linked ones are their attempt's ✓ / ✗.
-      const why = event.sourceEventSeqs === undefined ? 'no sourceEventSeqs' : 'cites no stream'
+      const why = event.sourceEventSeqs === undefined ? t('event.noSourceSeqs') : t('event.citesNoStream')
       const content = contentOf(data)
-      return plain(`${why}${content === null ? '' : ` · ${describeContent(content)}`}`, 'warning')
+      return plain(`${why}${content === null ? '' : ` · ${describeContent(content, t)}`}`, 'warning')
     }
     default:
       return plain('')
@@ -114,8 +121,8 @@ function firstText(content: readonly unknown[]): string | null {
 }
 
 /** `1 text, 2 tool-call`: what a content array holds, by block type. */
-function describeContent(content: readonly unknown[]): string {
-  if (content.length === 0) return 'empty content'
+function describeContent(content: readonly unknown[], t: T): string {
+  if (content.length === 0) return t('event.emptyContent')
   const counts = new Map<string, number>()
   for (const block of content) {
     const type = str(asRecord(block)['type']) ?? '?'

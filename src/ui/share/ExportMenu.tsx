@@ -7,15 +7,17 @@ import { downloadText } from './download'
 import { exportTargetOf } from './shareTarget'
 import { useDetailsMenu } from '../layout/useDetailsMenu'
 import { useT } from '../i18n/useT'
+import type { MessageKey } from '../i18n/translate'
 
 const FORMATS = Object.keys(EXPORT_FORMATS) as ExportFormat[]
 
-const HINTS: Record<ExportFormat, string> = {
-  ndjson: 'the selected stream, one chunk per line',
-  'dsh-jsonl': 'the whole session, canonical packed layout',
-  message: 'what the assembler builds from the selected stream',
-  vitest: 'a regression test replaying the selected stream through BlockAssembler',
-  'vitest-recorded': 'a test that fails until the stream assembles to its recorded assistant/message',
+/** Each format's menu label and hint; `EXPORT_FORMATS` keeps the English label for the CLI. */
+const TEXT: Record<ExportFormat, { readonly label: MessageKey; readonly hint: MessageKey }> = {
+  ndjson: { label: 'export.ndjson', hint: 'export.ndjson.hint' },
+  'dsh-jsonl': { label: 'export.dshJsonl', hint: 'export.dshJsonl.hint' },
+  message: { label: 'export.message', hint: 'export.message.hint' },
+  vitest: { label: 'export.vitest', hint: 'export.vitest.hint' },
+  'vitest-recorded': { label: 'export.vitestRecorded', hint: 'export.vitestRecorded.hint' },
 }
 
 /** "Export ▾": the selected stream (or its whole session) as a file, written in the page and downloaded. */
@@ -93,8 +95,8 @@ export function ExportMenu() {
               className="block w-full px-3 py-1.5 text-left hover:bg-slate-100 focus-visible:bg-slate-100 disabled:opacity-40 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
               onClick={() => save(format)}
             >
-              <span className="block text-sm">{EXPORT_FORMATS[format].label}</span>
-              <span className="block text-xs text-slate-600 dark:text-slate-300">{HINTS[format]}</span>
+              <span className="block text-sm">{t(TEXT[format].label)}</span>
+              <span className="block text-xs text-slate-600 dark:text-slate-300">{t(TEXT[format].hint)}</span>
             </button>
           </li>
         ))}

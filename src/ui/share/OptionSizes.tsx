@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { useT } from '../i18n/useT'
 import type { ShareInput } from '../../formats/share/payload'
 import { measureShareOptions, type MeasuredOption } from '../../formats/share/shareOptions'
 import { isRedacting } from '../../formats/share/redact'
@@ -35,6 +36,7 @@ export function OptionSizes({ input, choice, onUse }: Props) {
   const [requested, setRequested] = useState(size <= AUTO_MEASURE)
   const [measured, setMeasured] = useState<Measured | 'busy' | null>(null)
   const windowSize = choice.windowSize
+  const t = useT()
 
   useEffect(() => {
     if (!requested) return
@@ -67,32 +69,30 @@ export function OptionSizes({ input, choice, onUse }: Props) {
       ? suggestOption(measured.options, isRedacting(choice.redact))
       : null
   return (
-    <section aria-label="Sizes of every option" className="flex flex-col gap-1">
-      <h3 className="text-xs font-semibold">Sizes of every option</h3>
+    <section aria-label={t('share.sizes.title')} className="flex flex-col gap-1">
+      <h3 className="text-xs font-semibold">{t('share.sizes.title')}</h3>
       {!requested && (
         <p className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-300">
-          This source is large: measuring every option takes a few seconds, and the page may pause meanwhile.
+          {t('share.sizes.large')}
           <button type="button" className="btn" onClick={() => setRequested(true)}>
-            Measure every option
+            {t('share.sizes.measure')}
           </button>
         </p>
       )}
       {measured === 'busy' && (
         <p className="text-xs text-slate-600 dark:text-slate-300" aria-busy="true">
-          Measuring…
+          {t('share.sizes.measuring')}
         </p>
       )}
       {measured !== null && measured !== 'busy' && (
         <>
           {suggestion !== null ? (
             <p className="text-xs">
-              Suggested: <span className="font-semibold">{suggestion.option.label}</span>, the most that fits{' '}
-              {suggestion.limit}.
+              {t('share.sizes.suggested', { option: suggestion.option.label, limit: suggestion.limit })}
             </p>
           ) : (
             <p role="alert" className="text-xs text-red-700 dark:text-red-300">
-              Even the smallest option is over the browser maximum (2 MiB): share the file instead (Download
-              file).
+              {t('share.sizes.tooBig')}
             </p>
           )}
           <table className="w-full text-xs">
@@ -137,25 +137,28 @@ function SizeRow(props: {
   const { option, suggested, warning, chosen, onUse } = props
   const view = lengthView(option.length.chars)
   const fits = view.limits.filter((limit) => limit.fits)
+  const t = useT()
   return (
     <tr className={suggested ? 'bg-sky-50 dark:bg-sky-950' : ''}>
       <td className="py-0.5 pr-2">
         {option.label}
-        {suggested && <span className="ml-1 text-sky-700 dark:text-sky-300">· suggested</span>}
+        {suggested && (
+          <span className="ml-1 text-sky-700 dark:text-sky-300">· {t('share.sizes.suggestedMark')}</span>
+        )}
         {warning !== null && <span className="block text-amber-700 dark:text-amber-300">⚠ {warning}</span>}
       </td>
       <td className={`py-0.5 pr-2 text-right tabular-nums ${TONE[view.tone]}`}>
         {option.length.chars.toLocaleString('en')}
       </td>
       <td className="py-0.5 pr-2 text-slate-600 dark:text-slate-300">
-        {fits.length === 0 ? 'too long for browsers' : `fits ${fits[0]!.label}`}
+        {fits.length === 0 ? t('share.sizes.tooLong') : t('share.sizes.fits', { limit: fits[0]!.label })}
       </td>
       <td className="py-0.5 text-right">
         {chosen ? (
-          <span className="px-2 text-slate-600 dark:text-slate-300">shown above</span>
+          <span className="px-2 text-slate-600 dark:text-slate-300">{t('share.sizes.shownAbove')}</span>
         ) : (
           <button type="button" className="btn h-5" onClick={onUse}>
-            Use
+            {t('share.sizes.use')}
           </button>
         )}
       </td>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useT } from '../i18n/useT'
 import { currentPrompt, subscribePrompt } from '../../app/open/passphrasePrompt'
 
 /** Asks for an encrypted link's passphrase; after a wrong one says so and asks again. */
@@ -6,6 +7,7 @@ export function PassphraseDialog() {
   const request = useSyncExternalStore(subscribePrompt, currentPrompt)
   const dialog = useRef<HTMLDialogElement>(null)
   const [value, setValue] = useState('')
+  const t = useT()
 
   useEffect(() => {
     const element = dialog.current
@@ -18,7 +20,7 @@ export function PassphraseDialog() {
   return (
     <dialog
       ref={dialog}
-      aria-label="Passphrase"
+      aria-label={t('passphrase.title')}
       onCancel={() => request?.answer(null)}
       onKeyDown={(event) => event.stopPropagation()}
       className="m-auto w-[28rem] max-w-[calc(100vw-2rem)] rounded-lg border border-slate-300 bg-white p-4 text-slate-900 shadow-xl backdrop:bg-black/40 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
@@ -31,10 +33,8 @@ export function PassphraseDialog() {
           request?.answer(value)
         }}
       >
-        <h2 className="font-semibold">This link is encrypted</h2>
-        <p className="text-xs text-slate-600 dark:text-slate-300">
-          Enter the passphrase you were given with it. It is only used in this page to decrypt the link.
-        </p>
+        <h2 className="font-semibold">{t('passphrase.heading')}</h2>
+        <p className="text-xs text-slate-600 dark:text-slate-300">{t('passphrase.hint')}</p>
         {request?.problem != null && (
           <p role="alert" className="text-xs text-red-700 dark:text-red-300">
             {request.problem}
@@ -42,7 +42,7 @@ export function PassphraseDialog() {
         )}
         <input
           type="password"
-          aria-label="Link passphrase"
+          aria-label={t('passphrase.field')}
           autoComplete="off"
           // oxlint-disable-next-line jsx-a11y/no-autofocus -- the dialog exists to take this one field
           autoFocus
@@ -52,14 +52,14 @@ export function PassphraseDialog() {
         />
         <div className="mt-1 flex justify-end gap-2">
           <button type="button" className="btn" onClick={() => request?.answer(null)}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button
             type="submit"
             className="btn border-sky-600 bg-sky-600 text-white hover:bg-sky-700 dark:border-sky-700 dark:bg-sky-700"
             disabled={value === ''}
           >
-            Open
+            {t('passphrase.open')}
           </button>
         </div>
       </form>

@@ -73,7 +73,7 @@ export const TimelineRow = memo(function TimelineRow({
   const head = run ? pos - 1 : pos
   const payload = run
     ? t('timeline.runMore', { count: span, type: chunk.type, index: index ?? '?' })
-    : payloadPreview(chunk)
+    : payloadPreview(chunk, t)
 
   return (
     // Keyboard access is on the grid (arrows move the cursor row by row, Enter toggles a run): see TimelineGrid.

@@ -28,7 +28,7 @@ describe('payloadPreview', () => {
       finish('stop', { response: {} }),
       { type: 'mystery', payload: 1 },
     ]
-    expect(chunks.map(payloadPreview)).toMatchInlineSnapshot(`
+    expect(chunks.map((chunk) => payloadPreview(chunk))).toMatchInlineSnapshot(`
       [
         "reasoning",
         ""weigh⇥options↵"",

@@ -31,11 +31,11 @@ const quoted = (text: string): string =>
  * tool call's id/name and argument piece, a block-end's block in short, usage numbers, the finish kind and code.
  * Bidirectional and zero-width characters anywhere in it (a tool name, a failure message) show as marks.
  */
-export function payloadPreview(chunk: AnyChunk): string {
-  return markHiddenChars(describePayload(chunk))
+export function payloadPreview(chunk: AnyChunk, t: T = english): string {
+  return markHiddenChars(describePayload(chunk, t))
 }
 
-function describePayload(chunk: AnyChunk): string {
+function describePayload(chunk: AnyChunk, t: T): string {
   switch (chunk.type) {
     case 'block-start':
       return str(field(chunk, 'blockType'))
@@ -48,18 +48,18 @@ function describePayload(chunk: AnyChunk): string {
       return `${id === '' ? "id ''" : id}${name === '' ? '' : ` ${name}`} ${quoted(str(field(chunk, 'argumentsDelta')))}`
     }
     case 'block-end':
-      return blockPreview(field(chunk, 'block'))
+      return blockPreview(field(chunk, 'block'), t)
     case 'usage':
-      return usagePreview(field(chunk, 'usage'))
+      return usagePreview(field(chunk, 'usage'), t)
     case 'finish':
-      return finishPreview(chunk)
+      return finishPreview(chunk, t)
     default:
       return jsonPreview(chunk)
   }
 }
 
-function blockPreview(block: unknown): string {
-  if (typeof block !== 'object' || block === null) return `(no block) ${jsonPreview(block)}`
+function blockPreview(block: unknown, t: T): string {
+  if (typeof block !== 'object' || block === null) return `${t('preview.noBlock')} ${jsonPreview(block)}`
   const b = block as Record<string, unknown>
   const type = str(b.type)
   if (type === 'text' || type === 'reasoning') return `${type} ${quoted(str(b.text))}`
@@ -67,22 +67,22 @@ function blockPreview(block: unknown): string {
   return `${type} ${jsonPreview(block)}`
 }
 
-function usagePreview(usage: unknown): string {
+function usagePreview(usage: unknown, t: T): string {
   if (typeof usage !== 'object' || usage === null) return jsonPreview(usage)
   const u = usage as Record<string, unknown>
-  const parts = [`in ${str(u.inputTokens)}`, `out ${str(u.outputTokens)}`]
-  if (u.cacheReadTokens !== undefined) parts.push(`cache-read ${str(u.cacheReadTokens)}`)
-  if (u.cacheWriteTokens !== undefined) parts.push(`cache-write ${str(u.cacheWriteTokens)}`)
-  if (u.reasoningTokens !== undefined) parts.push(`reasoning ${str(u.reasoningTokens)}`)
+  const parts = [t('preview.in', { n: str(u.inputTokens) }), t('preview.out', { n: str(u.outputTokens) })]
+  if (u.cacheReadTokens !== undefined) parts.push(t('preview.cacheRead', { n: str(u.cacheReadTokens) }))
+  if (u.cacheWriteTokens !== undefined) parts.push(t('preview.cacheWrite', { n: str(u.cacheWriteTokens) }))
+  if (u.reasoningTokens !== undefined) parts.push(t('preview.reasoning', { n: str(u.reasoningTokens) }))
   return parts.join(' · ')
 }
 
-function finishPreview(chunk: AnyChunk): string {
+function finishPreview(chunk: AnyChunk, t: T): string {
   const reason = field(chunk, 'reason')
   const r = typeof reason === 'object' && reason !== null ? (reason as Record<string, unknown>) : {}
   const failure =
     typeof r.failure === 'object' && r.failure !== null ? (r.failure as Record<string, unknown>) : null
-  const parts = [str(r.kind) || '(no reason)']
+  const parts = [str(r.kind) || t('preview.noReason')]
   if (failure !== null) parts.push(`${str(failure.code)}: ${str(failure.message).slice(0, PREVIEW_CHARS)}`)
   if (field(chunk, 'replayState') !== undefined) parts.push('+ replayState')
   return parts.join(' ')
