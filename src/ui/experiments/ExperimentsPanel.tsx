@@ -3,7 +3,7 @@ import { ChangedMarks } from './ChangedMarks'
 import { ChaosTab } from './ChaosTab'
 import { CompareTab } from './CompareTab'
 import { MinimizeTab } from './MinimizeTab'
-import { useWhatIf } from './useWhatIf'
+import { useWhatIfContext } from './WhatIfContext'
 import { WhatIfTab } from './WhatIfTab'
 
 const TABS = [
@@ -22,7 +22,8 @@ type Tab = (typeof TABS)[number][0]
 export function ExperimentsPanel() {
   const [open, setOpen] = useState(false)
   const [tab, setTab] = useState<Tab>('what-if')
-  const whatIf = useWhatIf()
+  const whatIf = useWhatIfContext()
+  if (whatIf === null) throw new Error('ExperimentsPanel needs a WhatIfProvider above it')
   const edits = whatIf.session?.history.done.length ?? 0
   return (
     <section
