@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { dropFile, expectPosition, openApp } from './helpers'
+import { dropFile, expectPosition, idle, openApp } from './helpers'
 
 // Delta-only (the assembler tolerates a stream without block-start/end: docs/protocol.md §3), so the final text is
 // the deltas' concatenation and any edit of a delta shows in it.
@@ -100,4 +100,41 @@ test('row menu by mouse: right-click duplicate marks the new row; the ⋯ button
   await expect(final).not.toContainText('lolo')
   await expect(page.locator('.timeline-row')).toHaveCount(4)
   await expect(page.getByRole('region', { name: 'Experiments' })).not.toContainText('edited ·')
+})
+
+test('an edited stream shared as “Only this attempt” opens labelled as edited in a fresh browser', async ({
+  page,
+  browser,
+}) => {
+  await openAtSecondChunk(page)
+  await expect(page.getByTestId('derived-badge')).toHaveCount(0)
+  await page.locator('.timeline-row[data-pos="1"]').click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Drop' }).click()
+  const badge = page.getByRole('banner').getByTestId('derived-badge')
+  await expect(badge).toHaveText('edited')
+  // The edited stream is a one-turn log: its outline row is labelled.
+  await expect(page.getByRole('treeitem', { name: /^a1 edited / })).toBeVisible()
+  await expect(badge).toHaveAttribute('title', /edited: 1 edit \(drop #1\)/)
+
+  await page.getByRole('button', { name: 'Share', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: 'Share' })
+  await dialog.getByRole('radio', { name: /Only this attempt/ }).check()
+  await expect(dialog.getByRole('region', { name: 'Link' })).toHaveAttribute('aria-busy', 'false')
+  const field = dialog.getByLabel('Link text')
+  await expect(field).toHaveValue(/#v2\./)
+  const link = await field.inputValue()
+
+  const fresh = await browser.newContext()
+  const other = await fresh.newPage()
+  await other.goto(link)
+  await idle(other)
+  const shared = other.getByRole('banner').getByTestId('derived-badge')
+  await expect(shared).toHaveText('edited')
+  await expect(shared).toHaveAttribute('title', /edited: 1 edit \(drop #1\)/)
+  // A bare stream has no outline row: the outline's header says so instead.
+  await expect(other.getByRole('region', { name: 'Outline' }).getByTestId('derived-badge')).toHaveText(
+    'edited',
+  )
+  await expect(other.locator('.timeline-row')).toHaveCount(3)
+  await fresh.close()
 })

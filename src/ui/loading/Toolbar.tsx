@@ -2,6 +2,7 @@ import { ExportMenu } from '../share/ExportMenu'
 import { LangSwitch } from '../i18n/LangSwitch'
 import { useT } from '../i18n/useT'
 import { FORMAT_LABELS } from '../../formats/registry'
+import { DerivedBadge } from '../share/DerivedBadge'
 import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
 import { ShareButton } from '../share/ShareButton'
@@ -74,6 +75,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
         </span>
       )}
       <LinkBadges />
+      <DerivedBadge />
       <div className="ml-auto flex flex-wrap items-center gap-1">
         <PresenterButton />
         <ShareButton />

@@ -1,3 +1,4 @@
+import { DerivedBadge } from '../share/DerivedBadge'
 import type { KeyboardEvent } from 'react'
 import { SEVERITY_ICON } from '../findings/severity'
 import type { AttemptSummary } from '../../core/attemptSummary'
@@ -129,6 +130,7 @@ function AttemptContent({
   return (
     <>
       <span className="font-mono font-semibold">{label}</span>
+      <DerivedBadge />
       {request !== undefined && (
         <span className="min-w-0 shrink truncate text-[11px] text-slate-600 dark:text-slate-300">
           {request}
