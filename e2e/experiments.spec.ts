@@ -125,6 +125,14 @@ test('compare two attempts of one log, block by block', async ({ page }) => {
   )
   await expect(panel.getByTestId('comparison')).toContainText('Findings only in A: blocks-overlap')
   await expect(panel.getByRole('figure')).toBeVisible()
+  // Side by side, aligned by block: the differing block marks where each side's arguments part.
+  const columns = panel.getByRole('table', { name: 'Blocks side by side' })
+  const differing = columns.getByRole('row').filter({ hasText: 'Block 1 · tool-call' })
+  await expect(differing).toContainText('arguments differs')
+  await expect(differing.getByRole('cell')).toHaveCount(2)
+  await expect(differing.locator('mark')).toHaveCount(2)
+  const marked = await differing.locator('mark').allTextContents()
+  expect(marked[0]).not.toBe(marked[1])
 })
 
 test('compare with a second file: the fixed recording against the truncated one', async ({ page }) => {

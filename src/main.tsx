@@ -9,6 +9,7 @@ import { isNotesWindow } from './app/teach/presenterChannel'
 import { NotesView } from './ui/teach/NotesView'
 import { LiveProvider } from './ui/live/LiveContext'
 import { OpenProvider } from './ui/OpenContext'
+import { WhatIfProvider } from './ui/experiments/WhatIfContext'
 import { StoreProvider } from './ui/StoreContext'
 import './index.css'
 
@@ -27,7 +28,7 @@ createRoot(container).render(
     <StoreProvider store={store}>
       <LiveProvider live={live}>
         <OpenProvider open={open}>
-          {isNotesWindow(window.location.search) ? <NotesView /> : <App />}
+          <WhatIfProvider>{isNotesWindow(window.location.search) ? <NotesView /> : <App />}</WhatIfProvider>
         </OpenProvider>
       </LiveProvider>
     </StoreProvider>

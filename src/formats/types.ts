@@ -31,6 +31,8 @@ export type LoadedSource = {
   readonly lesson?: Lesson
   /** Reference finals a trace export holds, for the streams of another source (docs/protocol.md §9, "A reference final"). */
   readonly references?: readonly TraceReference[]
+  /** How a derived stream was made (`edited: 1 edit (drop #4)`): set for what-if edits, carried by share links. */
+  readonly derived?: string
 }
 
 /** What a reader makes of its input: the sessions it could read, and what it noticed on the way. */

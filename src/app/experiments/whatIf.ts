@@ -42,6 +42,7 @@ export function editedSource(
   const source: LoadedSource = {
     format: 'dsh-session-jsonl',
     name: `${base.name} (edited)`,
+    derived: how,
     diagnostics: [
       {
         severity: 'info',

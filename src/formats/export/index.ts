@@ -47,6 +47,8 @@ export type ExportTarget = {
   readonly attempt: Attempt
   /** The source's file name, for titles and the suggested file name. */
   readonly name?: string
+  /** How the stream was derived (an edited stream: LoadedSource.derived), named in a vitest file's header. */
+  readonly derived?: string
   /** For `vitest`: the BlockAssembler import path ({@link DEFAULT_ASSEMBLER_IMPORT} by default). */
   readonly importPath?: string
 }
@@ -81,7 +83,7 @@ export function exportStream(target: ExportTarget, format: ExportFormat): Export
       case 'vitest':
         return toVitestFile(
           attempt.chunks.map((sourced) => sourced.chunk),
-          { title, importPath: target.importPath ?? DEFAULT_ASSEMBLER_IMPORT },
+          { title, importPath: target.importPath ?? DEFAULT_ASSEMBLER_IMPORT, ...derivedOf(target) },
         )
       case 'vitest-recorded':
         return toVitestFile(
@@ -89,6 +91,7 @@ export function exportStream(target: ExportTarget, format: ExportFormat): Export
           {
             title,
             importPath: target.importPath ?? DEFAULT_ASSEMBLER_IMPORT,
+            ...derivedOf(target),
             ...recordedOf(attempt),
           },
         )
@@ -100,6 +103,10 @@ export function exportStream(target: ExportTarget, format: ExportFormat): Export
   const stem = format === 'dsh-jsonl' ? base : `${base}-${attempt.id}`
   const { extension, mediaType } = EXPORT_FORMATS[format]
   return { text, fileName: `${safeFileName(stem)}.${extension}`, mediaType }
+}
+
+function derivedOf(target: ExportTarget): Pick<VitestFileOptions, 'derived'> {
+  return target.derived === undefined ? {} : { derived: target.derived }
 }
 
 /** The recorded message to assert, with the first divergence in words; none for an attempt nothing cites. */

@@ -17,6 +17,7 @@ import type { Diagnostic, LoadedSource } from '../types'
 import { isRedacting, redactChunks, redactEvents, type RedactionOptions } from './redact'
 import { compactState, expandState } from './carriedState'
 import { cutWindow } from './window'
+import { derivedField, withSharedDerived } from './derivedField'
 import { lessonField, withSharedLesson } from './lessonField'
 import type { Lesson } from '../lesson/lesson'
 import {
@@ -75,6 +76,8 @@ export type SharePayloadV1 = {
   readonly diagnostics?: readonly Diagnostic[]
   /** A lesson's narration and questions (lessonField.ts; old readers ignore it). */
   readonly lesson?: Lesson
+  /** How an edited stream was made (derivedField.ts; old readers ignore it). */
+  readonly derived?: string
 }
 
 export type ShareSessionSource = { readonly kind: 'session'; readonly records: SessionRecord[] }
@@ -131,11 +134,11 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   const redact = isRedacting(options.redact) ? options.redact : undefined
   const isLog = session !== undefined && (session.header !== null || session.events.length > 0)
   const named = source.name !== undefined ? { name: source.name } : {}
-  // The lesson rides beside the redaction tag: every return below carries both.
-  // The lesson rides with the redaction tag: every payload below carries both.
+  // The lesson and the derived label ride with the redaction tag: every payload below carries them.
   const redactedTag = {
     ...(redact !== undefined ? { redacted: redact } : {}),
     ...lessonField(source, redact !== undefined),
+    ...derivedField(source),
   }
   const k = Math.max(0, Math.min(attempt.chunks.length, Math.trunc(input.k)))
   const sessionIndex = input.sessionIndex ?? 0
@@ -281,7 +284,7 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
   } else {
     return { error: `the link's source kind ${JSON.stringify(raw['kind'])} is unknown` }
   }
-  source = withSharedLesson(source, value['lesson'])
+  source = withSharedDerived(withSharedLesson(source, value['lesson']), value['derived'])
   const attempt = source.sessions[0]?.streams.find((candidate) => candidate.id === streamKey)
   const length = attempt?.chunks.length ?? 0
   const offset = window?.from ?? 0

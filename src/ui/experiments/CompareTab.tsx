@@ -4,6 +4,7 @@ import { compareStreams } from '../../core/experiments/compareStreams'
 import { listStreams, type StreamEntry } from '../../formats/streamRefs'
 import type { LoadedSource } from '../../formats/types'
 import { useChunkscope } from '../StoreContext'
+import { BlockColumns } from './BlockColumns'
 import { ComparisonSummary } from './ComparisonSummary'
 import { OverlaidLanes } from './OverlaidLanes'
 import { useCurrentStream } from './useCurrentStream'
@@ -90,6 +91,7 @@ export function CompareTab() {
           <p>B: {timing(comparison.b.timing)}</p>
           <OverlaidLanes a={a!.chunks} b={b.chunks} />
           <ComparisonSummary comparison={comparison} before="A" after="B" />
+          <BlockColumns blocks={comparison.blocks} before="A" after="B" />
         </>
       )}
     </div>

@@ -4,7 +4,7 @@ import { ChangedMarks } from './ChangedMarks'
 import { ChaosTab } from './ChaosTab'
 import { CompareTab } from './CompareTab'
 import { MinimizeTab } from './MinimizeTab'
-import { useWhatIf } from './useWhatIf'
+import { useWhatIfContext } from './WhatIfContext'
 import { WhatIfTab } from './WhatIfTab'
 
 const TABS = [
@@ -24,7 +24,8 @@ export function ExperimentsPanel() {
   const t = useT()
   const [open, setOpen] = useState(false)
   const [tab, setTab] = useState<Tab>('what-if')
-  const whatIf = useWhatIf()
+  const whatIf = useWhatIfContext()
+  if (whatIf === null) throw new Error('ExperimentsPanel needs a WhatIfProvider above it')
   const edits = whatIf.session?.history.done.length ?? 0
   return (
     <section

@@ -3,6 +3,7 @@ import { LangSwitch } from '../i18n/LangSwitch'
 import { useT } from '../i18n/useT'
 import { FORMAT_LABELS } from '../../formats/registry'
 import { isMessageKey, type MessageKey } from '../i18n/translate'
+import { DerivedBadge } from '../share/DerivedBadge'
 import { LinkBadges } from '../share/LinkBadges'
 import { PassphraseDialog } from '../share/PassphraseDialog'
 import { ShareButton } from '../share/ShareButton'
@@ -75,6 +76,7 @@ export function Toolbar({ outlineOpen, onToggleOutline, onLive }: Props) {
         </span>
       )}
       <LinkBadges />
+      <DerivedBadge />
       <div className="ml-auto flex flex-wrap items-center gap-1">
         <PresenterButton />
         <ShareButton />

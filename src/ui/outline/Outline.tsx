@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { Panel } from '../layout/Panel'
+import { DerivedBadge } from '../share/DerivedBadge'
 import { useChunkscope } from '../StoreContext'
 import { buildOutline } from './buildOutline'
 import { DiagnosticsList } from './DiagnosticsList'
@@ -21,9 +22,13 @@ export function Outline() {
       className="flex-[3]"
       actions={
         source !== null && (
-          <span className="text-[11px] font-normal text-slate-600 tabular-nums dark:text-slate-300">
-            {t('outline.streams', { count })}
-          </span>
+          <>
+            {/* A bare stream has no attempt row to carry the "edited" label (OutlineRowView): the header does. */}
+            {count === 0 && <DerivedBadge />}
+            <span className="text-[11px] font-normal text-slate-600 tabular-nums dark:text-slate-300">
+              {t('outline.streams', { count })}
+            </span>
+          </>
         )
       }
     >

@@ -1,3 +1,4 @@
+import { DerivedBadge } from '../share/DerivedBadge'
 import type { KeyboardEvent } from 'react'
 import { useT } from '../i18n/useT'
 import { SEVERITY_ICON } from '../findings/severity'
@@ -131,6 +132,7 @@ function AttemptContent({
   return (
     <>
       <span className="font-mono font-semibold">{label}</span>
+      <DerivedBadge />
       {request !== undefined && (
         <span className="min-w-0 shrink truncate text-[11px] text-slate-600 dark:text-slate-300">
           {request}

@@ -25,5 +25,6 @@ export function exportTargetOf(state: Pick<ChunkscopeState, 'source' | 'streamKe
     session,
     attempt: entry.attempt,
     ...(state.source.name !== undefined ? { name: state.source.name } : {}),
+    ...(state.source.derived !== undefined ? { derived: state.source.derived } : {}),
   }
 }

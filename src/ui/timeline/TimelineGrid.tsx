@@ -1,6 +1,7 @@
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { flushSync } from 'react-dom'
 import type { ReplayEngine } from '../../core/ReplayEngine'
+import { useWhatIfContext } from '../experiments/WhatIfContext'
 import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import {
@@ -12,6 +13,7 @@ import {
   seekTargetOf,
   type TimelineRows,
 } from './buildTimelineRows'
+import { RowMenu, type RowMenuAt } from './RowMenu'
 import { contentTop, rowsInView, scrollSpace, scrollTopFor } from './scrollSpace'
 import { ROW_HEIGHT, TimelineRow, type RowState } from './TimelineRow'
 
@@ -99,8 +101,34 @@ export function TimelineGrid({
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
 
+  // The row menu: one instance, hung from the row it acts on (right-click, the ContextMenu key or Shift+F10 on the
+  // grid, or the current row's ⋯ button). Closing hands focus back to the grid, which keeps the row as its cursor.
+  const whatIf = useWhatIfContext()
+  const [menu, setMenu] = useState<RowMenuAt | null>(null)
+  const gridRef = useRef<HTMLTableElement>(null)
+  const onActions = useCallback(
+    (row: number, anchor: Element) => {
+      const box = anchor.getBoundingClientRect()
+      setMenu({ pos: rows.positions[row]!, x: box.right - 160, y: box.bottom })
+    },
+    [rows],
+  )
+  const closeMenu = useCallback(() => {
+    setMenu(null)
+    gridRef.current?.focus()
+  }, [])
+
   const current = rowOf(rows, k - 1)
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10')) {
+      const row = current >= 0 ? current : 0
+      const el = document.getElementById(`${prefix}-${row}`)
+      if (el !== null && whatIf !== null) {
+        event.preventDefault()
+        onActions(row, el)
+      }
+      return
+    }
     if (event.altKey || event.ctrlKey || event.metaKey || rows.count === 0) return
     const at = rowAtOrBefore(rows, k - 1)
     const page = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 0) - HEADER) / ROW_HEIGHT) - 1)
@@ -140,6 +168,7 @@ export function TimelineGrid({
     <div ref={scrollRef} className="timeline-grid h-full overflow-auto">
       {/* Table elements laid out as blocks and CSS grid rows; the table's height is the scrolled length. */}
       <table
+        ref={gridRef}
         aria-label={t('timeline.chunks')}
         aria-rowcount={rows.count + 1}
         aria-colcount={COLUMN_NAMES.length}
@@ -150,6 +179,15 @@ export function TimelineGrid({
         role="grid"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onContextMenu={(event) => {
+          const tr = (event.target as Element).closest('tr.timeline-row')
+          const row = Number(tr?.getAttribute('aria-rowindex')) - 2
+          // The ContextMenu key's own event lands on the grid: the menu the key opened stands for it.
+          if (whatIf !== null && event.target === gridRef.current) event.preventDefault()
+          if (whatIf === null || tr === null || !(row >= 0)) return
+          event.preventDefault()
+          setMenu({ pos: rows.positions[row]!, x: event.clientX, y: event.clientY })
+        }}
         style={{ height: HEADER + space.body }}
         className="block w-full min-w-[36rem] outline-offset-[-2px]"
       >
@@ -187,11 +225,22 @@ export function TimelineGrid({
               state={stateOf(row)}
               onSeek={onSeek}
               onToggle={toggleRun}
+              onActions={whatIf !== null && row === current ? onActions : undefined}
               t={t}
             />
           ))}
         </tbody>
       </table>
+      {menu !== null && whatIf !== null && engine.chunks[menu.pos] !== undefined && (
+        <RowMenu
+          at={menu}
+          chunk={engine.chunks[menu.pos]!.chunk}
+          total={engine.total}
+          whatIf={whatIf}
+          onClose={closeMenu}
+          t={t}
+        />
+      )}
     </div>
   )
 }

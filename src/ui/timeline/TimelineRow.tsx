@@ -38,6 +38,8 @@ type Props = {
   readonly state: RowState
   readonly onSeek: (row: number) => void
   readonly onToggle: (head: number) => void
+  /** Given to the current row only: its ⋯ button opens the row menu (TimelineGrid), so other rows stay light. */
+  readonly onActions?: ((row: number, anchor: Element) => void) | undefined
   /** The interface language's translator (a prop: rows are memoized and re-render only when it changes). */
   readonly t: T
 }
@@ -56,6 +58,7 @@ export const TimelineRow = memo(function TimelineRow({
   state,
   onSeek,
   onToggle,
+  onActions,
   t,
 }: Props) {
   const pos = rows.positions[row]!
@@ -130,6 +133,22 @@ export const TimelineRow = memo(function TimelineRow({
       )}
       <td className={`timeline-clip ${TONE[effect.tone]}`} title={effect.text}>
         {effect.text}
+        {onActions && (
+          <button
+            type="button"
+            tabIndex={-1}
+            aria-haspopup="menu"
+            aria-label={t('rowMenu.button')}
+            title={t('rowMenu.button')}
+            className="timeline-actions"
+            onClick={(event) => {
+              event.stopPropagation()
+              onActions(row, event.currentTarget)
+            }}
+          >
+            ⋯
+          </button>
+        )}
       </td>
     </tr>
   )
