@@ -31,6 +31,7 @@ describe('loadSource', () => {
             'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
+            'AWS Bedrock ConverseStream events (decoded from their frames), ' +
             'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
             "the Vercel AI SDK's UI message stream (SSE), @ai-sdk/devtools' stored generations (.devtools/generations.json), " +
             'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body, ' +

@@ -1,3 +1,5 @@
+import { readBedrockEventStream, readConverseEvents, sniffConverseEvents } from './bedrock/readBedrock'
+import { isEventStream } from './bedrock/eventFrames'
 import { chunkFileSource, readChunkJson, readChunkNdjson } from './chunkFiles'
 import {
   readSqliteContainer,
@@ -97,6 +99,15 @@ export const FORMATS = [
     read: readSqliteContainer,
   },
   {
+    // Binary frames, recognised by their length prelude (docs/protocol.md §9.4).
+    id: 'bedrock-eventstream',
+    label: 'Bedrock ConverseStream',
+    description: 'an AWS Bedrock ConverseStream body (application/vnd.amazon.eventstream)',
+    input: 'bytes',
+    sniff: isEventStream,
+    read: readBedrockEventStream,
+  },
+  {
     // First of the text formats: a JSON lesson may carry a "log" (HAR's key) and a Markdown one any stream.
     id: 'chunkscope-lesson',
     label: 'Lesson',
@@ -162,6 +173,14 @@ export const FORMATS = [
     input: 'text',
     sniff: sniffChunkNdjson,
     read: (text, onProgress) => chunkFileSource(readChunkNdjson(text, onProgress)),
+  },
+  {
+    id: 'bedrock-converse-events',
+    label: 'Bedrock ConverseStream events',
+    description: 'AWS Bedrock ConverseStream events (decoded from their frames)',
+    input: 'text',
+    sniff: sniffConverseEvents,
+    read: readConverseEvents,
   },
   // Wires without a harness route (docs/protocol.md §9): before the SSE dialects, whose bodies look alike.
   ...WIRE_FORMATS,

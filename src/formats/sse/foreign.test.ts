@@ -2,31 +2,11 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { detectFormat } from '../registry'
 import { loadSource } from '../load'
-import { loadBytes } from '../loadBytes'
 
 const path = (name: string) => new URL(`../fixtures/${name}`, import.meta.url)
 const fixture = (name: string) => readFileSync(path(name), 'utf8')
 
 describe('formats Chunkscope does not read are refused by name, never misread', () => {
-  it.each([['bedrock-converse-events.ndjson', 'AWS Bedrock ConverseStream events']])(
-    '%s → %s',
-    (name, format) => {
-      const text = fixture(name)
-      expect(detectFormat(text)).toBeNull()
-      const source = loadSource(text, name)
-      expect(source.sessions).toEqual([])
-      expect(source.diagnostics).toEqual([
-        expect.objectContaining({ severity: 'error', message: expect.stringContaining(`${format} (`) }),
-      ])
-    },
-  )
-
-  it('a Bedrock event-stream (binary frames) is named too', async () => {
-    const source = await loadBytes(new Uint8Array(readFileSync(path('bedrock-converse-stream.eventstream'))))
-    expect(source.sessions).toEqual([])
-    expect(source.diagnostics.at(-1)!.message).toMatch(/^an AWS Bedrock event stream/)
-  })
-
   it("a Responses body that starts with event: error is not taken for Anthropic's error event", () => {
     const anthropic =
       'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
