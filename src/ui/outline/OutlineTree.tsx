@@ -1,4 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
+import { useT } from '../i18n/useT'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useChunkscope } from '../StoreContext'
 import type { Outline, OutlineNode } from './buildOutline'
@@ -21,6 +22,7 @@ const EXPAND_ALL_UP_TO = 400
  * reaches the tree. A filter or a search shows its matches expanded; the user's own expansion returns when cleared.
  */
 export function OutlineTree({ outline }: { readonly outline: Outline }) {
+  const t = useT()
   const streamKey = useChunkscope((s) => s.streamKey)
   const engine = useChunkscope((s) => s.engine)
   const results = useChunkscope((s) => s.results)
@@ -149,12 +151,12 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-auto">
         {rows.length === 0 ? (
           filtering ? null : (
-            <p className="p-2 text-xs text-slate-600 dark:text-slate-300">No streams in this source.</p>
+            <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('outline.noStreams')}</p>
           )
         ) : (
           <ul
             role="tree"
-            aria-label="Streams"
+            aria-label={t('outline.tree')}
             className="relative my-0.5"
             style={{ height: virtualizer.getTotalSize() }}
           >

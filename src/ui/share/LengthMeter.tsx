@@ -1,4 +1,5 @@
 import { lengthView, type LengthTone } from './buildShareView'
+import { useT } from '../i18n/useT'
 
 const TONE: Record<LengthTone, string> = {
   ok: 'text-emerald-700 dark:text-emerald-300',
@@ -9,13 +10,14 @@ const TONE: Record<LengthTone, string> = {
 /** A link's length against the limits people paste into: a pill per limit, ✓ fits / ✕ too long. */
 export function LengthMeter({ chars }: { readonly chars: number }) {
   const view = lengthView(chars)
+  const t = useT()
   return (
-    <div aria-label="Link length" className="flex flex-wrap items-center gap-1.5 text-xs">
+    <div aria-label={t('share.length')} className="flex flex-wrap items-center gap-1.5 text-xs">
       <span className={`font-semibold tabular-nums ${TONE[view.tone]}`}>{view.chars}</span>
       {view.limits.map((limit) => (
         <span
           key={limit.label}
-          title={limit.fits ? `fits ${limit.label}` : `too long for ${limit.label}`}
+          title={t(limit.fits ? 'share.sizes.fits' : 'share.length.tooLongFor', { limit: limit.label })}
           className={`rounded border px-1.5 tabular-nums ${
             limit.fits
               ? 'border-emerald-300 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200'
