@@ -3,6 +3,7 @@ import { loadInBackground } from '../../app/open/loadClient'
 import { compareStreams } from '../../core/experiments/compareStreams'
 import { listStreams, type StreamEntry } from '../../formats/streamRefs'
 import type { LoadedSource } from '../../formats/types'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { BlockColumns } from './BlockColumns'
 import { ComparisonSummary } from './ComparisonSummary'
@@ -14,6 +15,7 @@ import { useCurrentStream } from './useCurrentStream'
  * read in the loading worker — aligned by block, with overlaid lanes, timing and findings.
  */
 export function CompareTab() {
+  const t = useT()
   const source = useChunkscope((s) => s.source)
   const current = useCurrentStream()
   const [other, setOther] = useState<{ source: LoadedSource; name: string } | string | null>(null)
@@ -41,18 +43,23 @@ export function CompareTab() {
       setOther(`${file.name}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-  if (current === null) return <p className="p-2 text-xs text-slate-500">Open a stream to compare it.</p>
-  const timing = (t: NonNullable<typeof comparison>['a']['timing']) =>
-    `${t.chunks} chunks · ${t.deltas} deltas · ttft ${t.ttftMs === null ? '–' : `${Math.round(t.ttftMs)} ms`} · median gap ${t.medianGapMs === null ? '–' : `${Math.round(t.medianGapMs)} ms`} · ${t.charsPerSecond === null ? '–' : `${t.charsPerSecond.toFixed(0)} chars/s`}`
+  if (current === null)
+    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('compare.empty')}</p>
+  const timing = (of: NonNullable<typeof comparison>['a']['timing']) =>
+    t('compare.timing', {
+      chunks: of.chunks,
+      deltas: of.deltas,
+      ttft: of.ttftMs === null ? '–' : `${Math.round(of.ttftMs)} ms`,
+      gap: of.medianGapMs === null ? '–' : `${Math.round(of.medianGapMs)} ms`,
+      rate: of.charsPerSecond === null ? '–' : of.charsPerSecond.toFixed(0),
+    })
   return (
     <div className="flex flex-col gap-2 p-2 text-xs">
       <div className="flex flex-wrap items-center gap-1">
-        <span>
-          Compare <b>{current.key}</b> (A) with
-        </span>
+        <span>{t('compare.with', { key: current.key })}</span>
         {candidates.length > 0 && (
           <select
-            aria-label="Stream B"
+            aria-label={t('compare.streamB')}
             value={chosen?.key ?? ''}
             onChange={(e) => setOtherKey(e.target.value)}
             className="rounded border border-slate-300 dark:border-slate-600 dark:bg-slate-800"
@@ -66,25 +73,23 @@ export function CompareTab() {
           </select>
         )}
         <label className="cursor-pointer rounded border border-slate-300 px-1.5 py-0.5 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
-          another file…
+          {t('compare.anotherFile')}
           <input
             type="file"
-            aria-label="Compare with a file"
+            aria-label={t('compare.withFile')}
             className="sr-only"
             onChange={(e) => e.target.files?.[0] && void pickFile(e.target.files[0])}
           />
         </label>
         {otherSource !== null && (
           <button type="button" className="underline" onClick={() => setOther(null)}>
-            back to this source
+            {t('compare.back')}
           </button>
         )}
       </div>
       {typeof other === 'string' && <output className="block">{other}</output>}
       {comparison === null || b === null ? (
-        <p className="text-slate-500">
-          Choose a second stream: another attempt of this log, or another file.
-        </p>
+        <p className="text-slate-600 dark:text-slate-300">{t('compare.choose')}</p>
       ) : (
         <>
           <p>A: {timing(comparison.a.timing)}</p>

@@ -5,6 +5,7 @@ import type { MinimizeResult } from '../../core/experiments/minimize'
 import { exportStream } from '../../formats/export/index'
 import { derivedStream } from '../../formats/export/derivedStream'
 import { downloadText } from '../share/download'
+import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
 import { useCurrentStream } from './useCurrentStream'
 import { derivedSourceOf, useOpenDerived } from './useOpenDerived'
@@ -16,6 +17,7 @@ type Run = { readonly steps: number; readonly size: number } | null
 
 /** Delta debugging in a worker: the stream shrinks to a 1-minimal one that keeps the chosen property. */
 export function MinimizeTab() {
+  const t = useT()
   const entry = useCurrentStream()
   const engine = useChunkscope((s) => s.engine)
   const name = useChunkscope((s) => s.source?.name ?? 'stream')
@@ -32,7 +34,8 @@ export function MinimizeTab() {
   const [progress, setProgress] = useState<Run>(null)
   const [outcome, setOutcome] = useState<{ result: MinimizeResult; from: string } | string | null>(null)
   const running = useRef<RunningExperiment | null>(null)
-  if (entry === null) return <p className="p-2 text-xs text-slate-500">Open a stream to minimise it.</p>
+  if (entry === null)
+    return <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('minimize.empty')}</p>
   const spec = choice === 'text:' ? `text:${text}` : choice
   const property = parseKeep(spec)
 
@@ -52,8 +55,8 @@ export function MinimizeTab() {
       setProgress(null)
       if (message.type === 'minimized')
         setOutcome(typeof message.result === 'string' ? message.result : { result: message.result, from })
-      else if (message.type === 'failed') setOutcome(`the minimizer stopped: ${message.message}`)
-      else setOutcome('cancelled')
+      else if (message.type === 'failed') setOutcome(t('minimize.stopped', { message: message.message }))
+      else setOutcome(t('minimize.cancelled'))
     })
   }
   const done = typeof outcome === 'object' && outcome !== null ? outcome : null
@@ -67,7 +70,7 @@ export function MinimizeTab() {
     <div className="flex flex-col gap-2 p-2 text-xs">
       <div className="flex flex-wrap items-center gap-1">
         <label className="flex items-center gap-1">
-          Keep
+          {t('minimize.keep')}
           <select
             value={choice}
             onChange={(e) => setChoice(e.target.value)}
@@ -75,14 +78,14 @@ export function MinimizeTab() {
           >
             {choices.map((c) => (
               <option key={c} value={c}>
-                {c === 'text:' ? 'text contains…' : c}
+                {c === 'text:' ? t('minimize.textContains') : c}
               </option>
             ))}
           </select>
         </label>
         {choice === 'text:' && (
           <input
-            aria-label="Text to keep"
+            aria-label={t('minimize.textToKeep')}
             value={text}
             onChange={(e) => setText(e.target.value)}
             className="rounded border border-slate-300 px-1 dark:border-slate-600 dark:bg-slate-800"
@@ -90,28 +93,33 @@ export function MinimizeTab() {
         )}
         {progress === null ? (
           <button type="button" className={BUTTON} disabled={typeof property === 'string'} onClick={start}>
-            Minimize
+            {t('minimize.run')}
           </button>
         ) : (
           <button type="button" className={BUTTON} onClick={() => running.current?.cancel()}>
-            Cancel
+            {t('minimize.cancel')}
           </button>
         )}
       </div>
       {typeof property === 'string' && choice === 'text:' && text !== '' && <p role="alert">{property}</p>}
       <p aria-live="polite" data-testid="minimize-status">
         {progress !== null
-          ? `minimizing: ${progress.steps} replays, ${progress.size} chunks so far…`
+          ? t('minimize.progress', { steps: progress.steps, size: progress.size })
           : typeof outcome === 'string'
             ? outcome
             : done !== null
-              ? `${done.result.before} → ${done.result.chunks.length} chunks keeping ${done.result.property} (${done.result.steps} replays)`
+              ? t('minimize.done', {
+                  before: done.result.before,
+                  after: done.result.chunks.length,
+                  property: done.result.property,
+                  steps: done.result.steps,
+                })
               : ''}
       </p>
       {done !== null && (
         <div className="flex gap-1">
           <button type="button" className={BUTTON} onClick={() => open(made())}>
-            Open as a new stream
+            {t('minimize.open')}
           </button>
           <button
             type="button"
@@ -129,7 +137,7 @@ export function MinimizeTab() {
               downloadText(file.text, file.fileName, file.mediaType)
             }}
           >
-            Export as test
+            {t('minimize.export')}
           </button>
         </div>
       )}
