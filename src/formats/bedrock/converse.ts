@@ -175,13 +175,15 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
         version: 2,
         api: 'bedrock-converse-stream',
         provider: 'amazon-bedrock',
+        // A body names no model; the route's would be its catalogue model's id.
+        model: 'unknown',
         stopReason,
       },
       blocks: blocks.map((block) =>
         block.kind === 'text'
           ? { type: 'text' }
           : block.kind === 'thinking'
-            ? { type: 'reasoning', ...(block.signature === '' ? {} : { thinkingSignature: block.signature }) }
+            ? { type: 'reasoning', thinkingSignature: block.signature }
             : { type: 'tool-call' },
       ),
     }
