@@ -79,6 +79,34 @@ const throttled = [
   exception('throttlingException', 'Too many requests, please wait before trying again.'),
 ]
 
+// Reasoning with no signature, text, cut by the token limit; usage without cache counts.
+const maxTokens = [
+  event('messageStart', { role: 'assistant' }),
+  event('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Counting.' } } }),
+  event('contentBlockStop', { contentBlockIndex: 0 }),
+  event('contentBlockDelta', { contentBlockIndex: 1, delta: { text: 'One, two, ' } }),
+  event('contentBlockStop', { contentBlockIndex: 1 }),
+  event('messageStop', { stopReason: 'max_tokens' }),
+  event('metadata', {
+    usage: { inputTokens: 9, outputTokens: 4, totalTokens: 13 },
+    metrics: { latencyMs: 90 },
+  }),
+]
+// A guardrail stop (no mapping: an error named by the reason), and an exception sent as an event frame.
+const guardrail = [
+  event('messageStart', { role: 'assistant' }),
+  event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'I cannot' } }),
+  event('contentBlockStop', { contentBlockIndex: 0 }),
+  event('messageStop', { stopReason: 'guardrail_intervened' }),
+]
+const validation = [
+  event('messageStart', { role: 'assistant' }),
+  event('validationException', { message: 'The model returned the following errors: 400 invalid request' }),
+]
+writeFileSync(new URL('text-max-tokens.eventstream', out), join(maxTokens))
+writeFileSync(new URL('guardrail-stop.eventstream', out), join(guardrail))
+writeFileSync(new URL('validation-event.eventstream', out), join(validation))
+
 const whole = join(reasoningToolCall)
 // The fifth frame's payload byte flipped: its message CRC no longer matches.
 const badCrc = whole.slice()

@@ -1,6 +1,7 @@
 import type { AssistantMessage, AssistantMessageEvent, Model, Usage } from '@earendil-works/pi-ai'
 import { isContextOverflow } from '@earendil-works/pi-ai'
 import { stream } from '@earendil-works/pi-ai/api/anthropic-messages'
+import { stream as bedrockStream } from '@earendil-works/pi-ai/api/bedrock-converse-stream'
 import { stream as googleStream } from '@earendil-works/pi-ai/api/google-generative-ai'
 import { stream as responsesStream } from '@earendil-works/pi-ai/api/openai-responses'
 import type { FinishReason, StreamChunk, TokenUsage } from '../core/protocol'
@@ -73,6 +74,51 @@ export async function piAiApiChunks(
     return { chunks, fetchCalls }
   } finally {
     globalThis.fetch = realFetch
+  }
+}
+
+/**
+ * The oracle for Bedrock ConverseStream bodies (docs/protocol.md §9.4): pi-ai's Bedrock client is the AWS SDK over
+ * Node's HTTP handler, not `fetch`, so the body is served from a loopback HTTP server (auth skipped, a fixed region).
+ * The model id is `unknown`, as Chunkscope names it (a body does not carry one).
+ */
+export async function piAiBedrockChunks(
+  body: Uint8Array,
+): Promise<{ chunks: StreamChunk[]; requests: number }> {
+  const { createServer } = await import('node:http')
+  let requests = 0
+  const server = createServer((request, response) => {
+    requests += 1
+    request.resume()
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' })
+      response.end(body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    const address = server.address()
+    const port = typeof address === 'object' && address !== null ? address.port : 0
+    const model: Model<'bedrock-converse-stream'> = {
+      id: 'unknown',
+      name: 'unknown',
+      api: 'bedrock-converse-stream',
+      provider: 'amazon-bedrock',
+      baseUrl: `http://127.0.0.1:${port}`,
+      reasoning: true,
+      input: ['text'],
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      contextWindow: 200_000,
+      maxTokens: 8192,
+    }
+    const context = { messages: [{ role: 'user' as const, content: 'hi', timestamp: 0 }] }
+    const env = { AWS_BEDROCK_SKIP_AUTH: '1', AWS_BEDROCK_FORCE_HTTP1: '1', AWS_REGION: 'us-east-1' }
+    const chunks: StreamChunk[] = []
+    for await (const event of bedrockStream(model, context, { env, maxRetries: 0 }))
+      chunks.push(...chunksOf(event))
+    return { chunks, requests }
+  } finally {
+    server.close()
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ReplayEnvelope, StreamChunk } from '../../core/protocol'
 import { piAiFinish } from '../sse/piAiFailure'
+import { parseStreamingJson } from '../sse/piAiJson'
 import { at, piAiUsage, type PiUsage } from '../sse/piAiRead'
 import { noteBuffer, type WireTranslator } from '../sse/translator'
 
@@ -25,7 +26,8 @@ export const EXCEPTION_PREFIXES: Readonly<Record<string, string>> = {
  * - `push(data, eventType)`: one event's JSON payload and its `:event-type`;
  * - blocks are keyed by `contentBlockIndex`; a text or reasoning delta for an index with no block opens one (Bedrock
  *   sends `contentBlockStart` only for tool use), a tool-use start opens a tool call whose input deltas are appended;
- * - `contentBlockStop` closes the block; a tool call's arguments are its joined input, parsed and re-serialised;
+ * - `contentBlockStop` closes the block; a tool call's arguments are its joined input through pi-ai's streaming
+ *   parser, re-serialised (so a complete input comes back JSON-equal to what was sent);
  * - `messageStop.stopReason`: end_turn / stop_sequence → stop, max_tokens / model_context_window_exceeded →
  *   max-tokens, tool_use → tool-calls, anything else fails with that reason as the message;
  * - `metadata.usage` sets the counts (input, output, cacheRead, cacheWrite);
@@ -173,13 +175,15 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
         version: 2,
         api: 'bedrock-converse-stream',
         provider: 'amazon-bedrock',
+        // A body names no model; the route's would be its catalogue model's id.
+        model: 'unknown',
         stopReason,
       },
       blocks: blocks.map((block) =>
         block.kind === 'text'
           ? { type: 'text' }
           : block.kind === 'thinking'
-            ? { type: 'reasoning', ...(block.signature === '' ? {} : { thinkingSignature: block.signature }) }
+            ? { type: 'reasoning', thinkingSignature: block.signature }
             : { type: 'tool-call' },
       ),
     }
@@ -223,15 +227,7 @@ function exceptionMessage(event: unknown): string {
   return typeof message === 'string' ? message : JSON.stringify(event)
 }
 
-/**
- * pi-ai parses the joined input with its lenient streaming parser (`{}` when nothing parses) and the route
- * re-serialises the parsed value; a complete input therefore comes back JSON-equal to what was sent.
- */
+/** pi-ai parses the joined input with its streaming parser; the route re-serialises the parsed value. */
 function arguments_(json: string): string {
-  if (json.trim() === '') return '{}'
-  try {
-    return JSON.stringify(JSON.parse(json))
-  } catch {
-    return '{}'
-  }
+  return JSON.stringify(parseStreamingJson(json))
 }

@@ -22,8 +22,8 @@ export type FrameFailure = {
   readonly offset: number
   /** For the diagnostic: what is wrong, and where. */
   readonly diagnostic: string
-  /** What the SDK throws there, which pi-ai makes the stream's error message. */
-  readonly sdkMessage: string
+  /** What the SDK throws there, which pi-ai makes the stream's error message; null when it reads on. */
+  readonly sdkMessage: string | null
 }
 
 export type FrameRead = { readonly frames: EventFrame[]; readonly failure: FrameFailure | null }
@@ -83,8 +83,20 @@ export function readEventFrames(bytes: Uint8Array): FrameRead {
     const where = `frame ${number} at byte ${offset}`
     const left = bytes.length - offset
     const total = left >= 4 ? view.getUint32(offset, false) : 0
+    if (left < 4) {
+      // The SDK reads a frame's length before anything else: with fewer than 4 bytes left it never starts one.
+      return {
+        frames,
+        failure: {
+          number,
+          offset,
+          diagnostic: `${where}: ${left} stray byte${left === 1 ? '' : 's'} after the last frame; the AWS SDK ignores them`,
+          sdkMessage: null,
+        },
+      }
+    }
     if (left < MINIMUM || total > left) {
-      const size = left >= 4 ? `${total} bytes, of which ${left} are there` : `${left} bytes`
+      const size = `${total} bytes, of which ${left} are there`
       return {
         frames,
         failure: {

@@ -49,9 +49,13 @@ export async function readBedrockEventStream(bytes: Uint8Array): Promise<Contain
     for (const note of translator.takeNotes()) notes.add(note, line)
   })
   if (failure !== null) {
-    diagnostics.push({ byte: failure.offset, severity: 'error', message: failure.diagnostic })
-    trace.emit(translator.fail(failure.sdkMessage), false)
-  } else trace.emit(translator.end('done'), false)
+    const severity = failure.sdkMessage === null ? 'warning' : 'error'
+    diagnostics.push({ byte: failure.offset, severity, message: failure.diagnostic })
+  }
+  trace.emit(
+    failure?.sdkMessage != null ? translator.fail(failure.sdkMessage) : translator.end('done'),
+    false,
+  )
   diagnostics.push(...notes.diagnostics())
   if (frames.length === 0) {
     diagnostics.push({ severity: 'error', message: 'no frame of this Bedrock event stream could be read' })

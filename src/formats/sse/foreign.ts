@@ -49,7 +49,8 @@ const cohere = (evidence: string): ForeignFormat => ({ name: 'a Cohere v2 chat s
  */
 export function sniffForeignFormat(text: string): ForeignFormat | null {
   const head = text.slice(0, 4096)
-  // AWS's binary event-stream framing: length prelude, CRC, then headers named `:event-type`, `:message-type`.
+  // AWS's binary event-stream framing, decoded to text (a HAR body): the bytes themselves are read by
+  // `src/formats/bedrock/` (docs/protocol.md §9.4); as text their CRCs cannot be checked, so this stays a refusal.
   if (head.includes(':message-type') && (head.includes(':event-type') || head.includes(':exception-type'))) {
     return {
       name: 'an AWS Bedrock event stream (application/vnd.amazon.eventstream)',
