@@ -71,7 +71,7 @@ export function sniffConverseEvents(text: string): boolean {
 }
 
 /**
- * The decoded form (an SDK's log of `{"contentBlockDelta": {…}}` objects, NDJSON or a JSON array): each object's one
+ * The decoded form (an SDK's log of `{"contentBlockDelta": {…}}` objects, one per line — NDJSON; a JSON array of them is not read): each object's one
  * key is the event type, its value the payload, read by the same translator as the binary frames.
  */
 export function readConverseEvents(text: string): ReadResult {
