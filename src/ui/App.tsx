@@ -5,6 +5,7 @@ import { ExperimentsPanel } from './experiments/ExperimentsPanel'
 import { IgnoredPanel } from './blocks/IgnoredPanel'
 import { FindingsPanel } from './findings/FindingsPanel'
 import { useLangSync } from './i18n/useLangSync'
+import { useT } from './i18n/useT'
 import { Lanes } from './lanes/Lanes'
 import { LivePanel } from './live/LivePanel'
 import { Resizer } from './layout/Resizer'
@@ -47,6 +48,7 @@ function useSizes(): [Sizes, (patch: Partial<Sizes>) => void] {
 
 /** The workbench: one page of resizable panes around the selected stream (DESIGN.md). */
 export function App() {
+  const t = useT()
   useLangSync()
   useUrlSync()
   useKeyboard()
@@ -87,7 +89,7 @@ export function App() {
       <StatusBar />
       <div className="relative flex min-h-0 flex-1">
         <aside
-          aria-label="Sidebar"
+          aria-label={t('app.sidebar')}
           style={{ width: sizes.left }}
           className={`${drawer ? 'absolute inset-y-0 left-0 z-20 flex shadow-xl' : 'hidden'} min-h-0 shrink-0 flex-col border-r border-slate-200 bg-white wide:static wide:flex wide:shadow-none dark:border-slate-700 dark:bg-slate-900`}
         >

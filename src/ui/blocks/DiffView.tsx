@@ -1,5 +1,6 @@
 import { visibleWhitespace } from '../chunkStyle'
 import { markHiddenChars } from '../hiddenChars'
+import { useT } from '../i18n/useT'
 import type { DiffPart, FieldDiff } from './buildDiff'
 
 const PART_CLASS: Record<DiffPart['op'], string> = {
@@ -13,6 +14,7 @@ const LONG = 40
 
 /** A text diff inline: removed runs struck through, added ones on green; whitespace changes made visible. */
 export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
+  const t = useT()
   return (
     <span className="font-mono text-[12px] break-all whitespace-pre-wrap">
       {parts.map((part, position) =>
@@ -21,18 +23,18 @@ export function DiffText({ parts }: { readonly parts: readonly DiffPart[] }) {
         ) : part.op === 'added' && parts[position - 1]?.op === 'removed' && part.text.length > LONG ? (
           // A long replacement reads better as old, then new on its own line.
           <span key={position} className="block">
-            <span title="added" className={`rounded-sm px-px ${PART_CLASS.added}`}>
-              <span className="sr-only"> added: </span>
+            <span title={t('diff.added')} className={`rounded-sm px-px ${PART_CLASS.added}`}>
+              <span className="sr-only"> {t('diff.added')}: </span>
               {markHiddenChars(part.text)}
             </span>
           </span>
         ) : (
           <span
             key={position}
-            title={part.op === 'added' ? 'added' : 'removed'}
+            title={part.op === 'added' ? t('diff.added') : t('diff.removed')}
             className={`rounded-sm px-px ${PART_CLASS[part.op]} ${part.op === 'removed' && part.text.trim() !== '' ? 'line-through decoration-red-500/60' : ''}`}
           >
-            <span className="sr-only">{part.op === 'added' ? ' added: ' : ' removed: '}</span>
+            <span className="sr-only"> {part.op === 'added' ? t('diff.added') : t('diff.removed')}: </span>
             {part.text.trim() === '' ? visibleWhitespace(part.text) : markHiddenChars(part.text)}
           </span>
         ),

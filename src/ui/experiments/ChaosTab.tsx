@@ -95,7 +95,7 @@ export function ChaosTab() {
               : ''}
       </p>
       {result?.wire && (
-        <ul aria-label="Wire re-splits" className="flex flex-col gap-0.5">
+        <ul aria-label={t('chaos.wireList')} className="flex flex-col gap-0.5">
           {result.wire.variants.map((v) => (
             <li
               key={v.kind}
@@ -103,19 +103,22 @@ export function ChaosTab() {
             >
               {v.diff === null ? '✓' : '✗'} {v.kind}: {v.description}
               {v.minimal &&
-                ` — ${describeOutcomeDiff(v.minimal.diff)}; smallest: ${v.minimal.cuts.length} cut${v.minimal.cuts.length === 1 ? '' : 's'}, ${v.minimal.where[0] ?? ''}`}
+                ` — ${describeOutcomeDiff(v.minimal.diff)}; ${t('chaos.smallest', { cuts: v.minimal.cuts.length, where: v.minimal.where[0] ?? '' })}`}
             </li>
           ))}
         </ul>
       )}
       {result && (
-        <ul aria-label="Chunk variants" className="flex flex-col gap-0.5">
+        <ul aria-label={t('chaos.chunkList')} className="flex flex-col gap-0.5">
           {result.chunks.variants.map((v) => (
             <li key={`${v.kind}:${v.seed}`} className="flex items-baseline gap-1">
               <span>{v.diff === null ? '✓' : v.diff.message ? '✗' : '~'}</span>
               <span className="min-w-0 flex-1">
-                {v.kind} <span className="text-slate-500">seed {v.seed}</span> {v.description}:{' '}
-                {describeOutcomeDiff(v.diff)}
+                {v.kind}{' '}
+                <span className="text-slate-600 dark:text-slate-300">
+                  {t('chaos.variantSeed', { seed: v.seed })}
+                </span>{' '}
+                {v.description}: {describeOutcomeDiff(v.diff)}
               </span>
               <button
                 type="button"
@@ -132,7 +135,7 @@ export function ChaosTab() {
                     )
                 }}
               >
-                Open
+                {t('chaos.open')}
               </button>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { DerivedBadge } from '../share/DerivedBadge'
 import type { KeyboardEvent } from 'react'
 import { useT } from '../i18n/useT'
+import type { T } from '../i18n/translate'
 import { SEVERITY_ICON } from '../findings/severity'
 import type { AttemptSummary } from '../../core/attemptSummary'
 import type { OutlineNode } from './buildOutline'
@@ -40,6 +41,7 @@ export function OutlineRowView({
   onFocusRow,
   onKeyDown,
 }: Props) {
+  const t = useT()
   const { node } = row
   const isAttempt = node.kind === 'attempt'
   return (
@@ -53,7 +55,7 @@ export function OutlineRowView({
       aria-expanded={row.expanded ?? undefined}
       aria-selected={isAttempt ? selected : undefined}
       tabIndex={focused ? 0 : -1}
-      title={titleOf(node, summary)}
+      title={titleOf(node, summary, t)}
       onClick={(event) => {
         event.stopPropagation()
         onFocusRow(node.id)
@@ -191,7 +193,7 @@ function RecordedMark({ summary }: { readonly summary: AttemptSummary }) {
 }
 
 /** The row's tooltip: the full text that the row may truncate. */
-function titleOf(node: OutlineNode, summary: AttemptSummary | null): string {
+function titleOf(node: OutlineNode, summary: AttemptSummary | null, t: T): string {
   switch (node.kind) {
     case 'session':
       return node.detail
@@ -204,33 +206,36 @@ function titleOf(node: OutlineNode, summary: AttemptSummary | null): string {
     case 'attempt': {
       const attempt = node.attempt
       const chunks = attempt.chunks
-      const seqs = chunks.length === 0 ? 'no chunks' : `seq ${chunks[0]!.seq}–${chunks.at(-1)!.seq}`
+      const seqs =
+        chunks.length === 0 ? t('outline.tip.noChunks') : `seq ${chunks[0]!.seq}–${chunks.at(-1)!.seq}`
       const parts = [
-        `${attempt.id} · ${attempt.kind} · ${chunks.length} chunks, ${seqs}`,
+        t('outline.tip.attempt', { id: attempt.id, kind: attempt.kind, count: chunks.length, seqs }),
         node.requestDetail ?? '',
       ]
       if (summary !== null) {
         parts.push(`finish ${summary.finish}${summary.code !== null ? ` ${summary.code}` : ''}`)
-        parts.push(`${summary.errors} errors, ${summary.warnings} warnings`)
-        parts.push(recordedText(summary, attempt.recorded?.seq))
+        parts.push(t('outline.tip.counts', { errors: summary.errors, warnings: summary.warnings }))
+        parts.push(recordedText(summary, attempt.recorded?.seq, t))
       }
       return parts.filter(Boolean).join('\n')
     }
   }
 }
 
-function recordedText(summary: AttemptSummary, seq: number | undefined): string {
+function recordedText(summary: AttemptSummary, seq: number | undefined, t: T): string {
   const mark = summary.recorded
   switch (mark.kind) {
     case 'none':
       return ''
     case 'match':
-      return `matches the recorded assistant/message (seq ${seq})`
+      return t('outline.tip.matches', { seq: String(seq) })
     case 'mismatch':
-      return `differs from the recorded assistant/message (seq ${seq})`
+      return t('outline.tip.differs', { seq: String(seq) })
     case 'uncited':
-      return 'no assistant/message cites this attempt'
+      return t('outline.tip.uncited')
     case 'interrupted':
-      return `interrupted message (seq ${seq}) ${mark.match ? 'matches' : 'differs from'} interruptedBlocks()`
+      return t(mark.match ? 'outline.tip.interruptedMatches' : 'outline.tip.interruptedDiffers', {
+        seq: String(seq),
+      })
   }
 }
