@@ -1,4 +1,5 @@
 import type { SseDialect } from './readSse'
+import { COHERE_EVENTS } from '../cohere/cohereEvents'
 
 /**
  * Streaming formats other than the Chat Completions and Anthropic dialects, recognised from their first lines so
@@ -15,19 +16,6 @@ export type ForeignFormat = {
   readonly readAs?: SseDialect
 }
 
-const COHERE_EVENTS: ReadonlySet<string> = new Set([
-  'message-start',
-  'content-start',
-  'content-delta',
-  'content-end',
-  'tool-plan-delta',
-  'tool-call-start',
-  'tool-call-delta',
-  'tool-call-end',
-  'citation-start',
-  'citation-end',
-  'message-end',
-])
 const PEEK_LINES = 30
 const PEEK_CHARS = 1 << 16
 /** Keep-alive comments are skipped without counting, up to this many characters of them. */

@@ -7,23 +7,10 @@ import type { SseRead } from '../sse/readSse'
 import { readHttpHead } from '../sse/sseEvents'
 import type { Diagnostic } from '../types'
 import { readNdjsonWire, readSseWire, wireSource, type WireOptions } from './readWire'
+import { COHERE_EVENTS } from '../cohere/cohereEvents'
 
 /** The wires without a harness route that Chunkscope reads by the route's principles (docs/protocol.md §9, "Wires without a harness route"). */
 export type WireFormatId = 'ollama-ndjson' | 'cohere-sse' | 'ai-sdk-ui-sse'
-
-const COHERE_TYPES: ReadonlySet<string> = new Set([
-  'message-start',
-  'content-start',
-  'content-delta',
-  'content-end',
-  'tool-plan-delta',
-  'tool-call-start',
-  'tool-call-delta',
-  'tool-call-end',
-  'citation-start',
-  'citation-end',
-  'message-end',
-])
 
 const PEEK_LINES = 30
 const PEEK_CHARS = 1 << 16
@@ -56,7 +43,7 @@ function sseTypes(text: string): { types: string[]; headers: Record<string, stri
 /** A Cohere v2 chat stream: its first typed event is one of the chat stream's events (hyphenated, `message-start`…). */
 export function sniffCohere(text: string): boolean {
   const first = sseTypes(text)?.types[0]
-  return first !== undefined && COHERE_TYPES.has(first)
+  return first !== undefined && COHERE_EVENTS.has(first)
 }
 
 /**
