@@ -3,8 +3,7 @@ import { piAiFinish } from '../sse/piAiFailure'
 import { parseStreamingJson } from '../sse/piAiJson'
 import { at, piAiUsage, type PiUsage } from '../sse/piAiRead'
 import { noteBuffer, type WireTranslator } from '../sse/translator'
-
-type StopReason = 'stop' | 'length' | 'toolUse' | 'error'
+import { piAiResponse, type PiAiStopReason as StopReason } from '../sse/piAiResponse'
 
 type PiBlock =
   | { kind: 'text'; wire: unknown; text: string; open: boolean }
@@ -170,15 +169,8 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
 
   function replayEnvelope(): ReplayEnvelope {
     return {
-      response: {
-        kind: 'pi-ai',
-        version: 2,
-        api: 'bedrock-converse-stream',
-        provider: 'amazon-bedrock',
-        // A body names no model; the route's would be its catalogue model's id.
-        model: 'unknown',
-        stopReason,
-      },
+      // A body names no model; the route's would be its catalogue model's id.
+      response: piAiResponse('bedrock-converse-stream', 'amazon-bedrock', null, undefined, stopReason),
       blocks: blocks.map((block) =>
         block.kind === 'text'
           ? { type: 'text' }

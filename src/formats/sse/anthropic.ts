@@ -10,14 +10,13 @@ import { piAiFinish } from './piAiFailure'
 import { parseJsonWithRepair, parseStreamingJson } from './piAiJson'
 import { modelOf } from './piAiSse'
 import { noteBuffer, type WireTranslator } from './translator'
+import { piAiResponse, type PiAiStopReason as StopReason } from './piAiResponse'
 
 /** pi-ai's content block while it streams; `wire` is the Anthropic `index` it answers to until its stop. */
 type PiBlock =
   | { kind: 'text'; wire: unknown; text: string }
   | { kind: 'thinking'; wire: unknown; text: string; signature: unknown; redacted: boolean }
   | { kind: 'toolCall'; wire: unknown; id: unknown; name: unknown; input: unknown; partialJson: string }
-
-type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
 
 /** The event names pi-ai reads; every other named event (`ping`, unknown ones) and every unnamed one is skipped. */
 const MESSAGE_EVENTS = new Set([
@@ -317,15 +316,7 @@ export function createAnthropicTranslator(): WireTranslator {
 
   function replayEnvelope(): ReplayEnvelope {
     return {
-      response: {
-        kind: 'pi-ai',
-        version: 2,
-        api: 'anthropic-messages',
-        provider: 'anthropic',
-        model: model ?? 'unknown',
-        ...(responseId === undefined ? {} : { responseId }),
-        stopReason,
-      },
+      response: piAiResponse('anthropic-messages', 'anthropic', model, responseId, stopReason),
       blocks: blocks.map((block) =>
         block.kind === 'text'
           ? { type: 'text' }

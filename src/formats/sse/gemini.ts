@@ -2,8 +2,7 @@ import type { ReplayEnvelope, StreamChunk } from '../../core/protocol'
 import { piAiFinish } from './piAiFailure'
 import { at, js, piAiUsage, type PiUsage } from './piAiRead'
 import { noteBuffer, type WireTranslator } from './translator'
-
-type StopReason = 'stop' | 'length' | 'toolUse' | 'error'
+import { piAiResponse, type PiAiStopReason as StopReason } from './piAiResponse'
 
 type PiBlock =
   | { kind: 'text'; text: unknown; signature?: string }
@@ -248,15 +247,7 @@ export function createGeminiTranslator(): WireTranslator {
 
   function replayEnvelope(): ReplayEnvelope {
     return {
-      response: {
-        kind: 'pi-ai',
-        version: 2,
-        api: 'google-generative-ai',
-        provider: 'google',
-        model: model ?? 'unknown',
-        ...(responseId === undefined || responseId === null ? {} : { responseId }),
-        stopReason,
-      },
+      response: piAiResponse('google-generative-ai', 'google', model, responseId, stopReason),
       blocks: blocks.map((block) =>
         block.kind === 'text'
           ? { type: 'text', ...(block.signature === undefined ? {} : { textSignature: block.signature }) }

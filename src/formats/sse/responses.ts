@@ -4,8 +4,7 @@ import { parseStreamingJson } from './piAiJson'
 import { at, js, piAiUsage, startsWith, type PiUsage } from './piAiRead'
 import { describeItems, unreadEventNote } from './responsesNotes'
 import { noteBuffer, type WireTranslator } from './translator'
-
-type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
+import { piAiResponse, type PiAiStopReason as StopReason } from './piAiResponse'
 
 /** A custom tool's input as pi-ai streams it: a JSON object `{"input":"…"}` built up delta by delta. */
 type CustomInput = { input: string; started: boolean; closed: boolean }
@@ -413,15 +412,7 @@ export function createResponsesTranslator(): WireTranslator {
 
   function replayEnvelope(): ReplayEnvelope {
     return {
-      response: {
-        kind: 'pi-ai',
-        version: 2,
-        api: 'openai-responses',
-        provider: 'openai',
-        model: model ?? 'unknown',
-        ...(responseId === undefined ? {} : { responseId }),
-        stopReason,
-      },
+      response: piAiResponse('openai-responses', 'openai', model, responseId, stopReason),
       blocks: blocks.map((block) =>
         block.kind === 'text'
           ? {
