@@ -1,6 +1,7 @@
 import { BlockAssembler, type AssemblerSnapshot, type AssemblerState } from './BlockAssembler'
 import { BlockReads, type BlockFrame, type BlockLife } from './blockReads'
 import { showValue, type Finding } from './checks'
+import { chunkListOf, type ChunkList } from './chunkList'
 import {
   AssemblyPass,
   readAssembler,
@@ -68,7 +69,8 @@ const DEFAULT_CHECKPOINT_EVERY = 256
  * engine.seek(41).partials[0]?.text // block 0's text after 41 chunks
  */
 export class ReplayEngine {
-  readonly chunks: readonly SourcedChunk[]
+  /** Read by position ({@link ChunkList}): a column-held list builds a chunk object only when asked for one. */
+  readonly chunks: ChunkList
   readonly total: number
   /** Effect of each chunk, one byte each ({@link decodeEffect}). */
   readonly effectCodes: Uint8Array
@@ -95,7 +97,7 @@ export class ReplayEngine {
   private readonly memos = new Map<string, WeakMap<object, unknown>>()
 
   /** Builds synchronously; for long streams in a UI, drive a {@link ReplayBuilder} in slices and pass it here. */
-  constructor(source: readonly SourcedChunk[] | ReplayBuilder, options: ReplayOptions = {}) {
+  constructor(source: readonly SourcedChunk[] | ChunkList | ReplayBuilder, options: ReplayOptions = {}) {
     const builder = source instanceof ReplayBuilder ? source : new ReplayBuilder(source, options)
     builder.advance()
     const { pass } = builder
@@ -183,7 +185,7 @@ export class ReplayEngine {
     let lastEffect: Effect | null = null
     const touched: number[] = []
     while (at < k) {
-      lastEffect = assembler.push(this.chunks[at]!.chunk)
+      lastEffect = assembler.push(this.chunks.chunkAt(at))
       if (reuseLive && 'index' in lastEffect) touched.push(lastEffect.index)
       this.pushes += 1
       at += 1
@@ -208,7 +210,9 @@ export class ReplayEngine {
       k,
       total: this.total,
       last:
-        k > 0 && lastEffect !== null ? { pos: k - 1, chunk: this.chunks[k - 1]!, effect: lastEffect } : null,
+        k > 0 && lastEffect !== null
+          ? { pos: k - 1, chunk: this.chunks.at(k - 1)!, effect: lastEffect }
+          : null,
       findingCount,
       ignoredCount: upperBound(this.ignored, this.ignored.length, k),
     }
@@ -230,10 +234,10 @@ export class ReplayBuilder {
   readonly outside: ReplayOptions['outside']
   private sinceCheckpoint = 0
 
-  constructor(
-    readonly chunks: readonly SourcedChunk[],
-    options: ReplayOptions = {},
-  ) {
+  readonly chunks: ChunkList
+
+  constructor(chunks: readonly SourcedChunk[] | ChunkList, options: ReplayOptions = {}) {
+    this.chunks = chunkListOf(chunks)
     const every = Math.max(1, options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY)
     this.streaming = options.streaming === true
     this.outside = options.outside
@@ -255,7 +259,7 @@ export class ReplayBuilder {
     if (initial !== undefined) {
       this.pass.assembler.importState(initial)
       seedLives(this.lives, this.pass.assembler)
-      seedChecker(this.pass, chunks[0]?.seq ?? 0)
+      seedChecker(this.pass, this.chunks.at(0)?.seq ?? 0)
     }
     this.checkpoints = [{ pos: 0, snapshot: this.pass.assembler.snapshot() }]
   }

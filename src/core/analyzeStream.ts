@@ -1,6 +1,7 @@
 import { BlockAssembler } from './BlockAssembler'
 import { harnessThrowOf } from './harnessThrows'
 import { StreamChecker, type Finding } from './checks'
+import { chunkListOf, type ChunkList } from './chunkList'
 import { ignoredKindOf, type Effect, type IgnoredKind } from './effects'
 import type { ContentBlock, FinishReason, ReplayEnvelope, SourcedChunk, TokenUsage } from './protocol'
 
@@ -46,24 +47,28 @@ export class AssemblyPass {
   pos = 0
   private ended = false
 
+  private readonly chunks: ChunkList
+
   constructor(
-    private readonly chunks: readonly SourcedChunk[],
+    chunks: readonly SourcedChunk[] | ChunkList,
     private readonly onPush?: (pos: number, effect: Effect, assembler: BlockAssembler) => void,
     /** The stream is still arriving (a live capture): the end-of-stream checks (§5) do not run yet. */
     private readonly streaming = false,
-  ) {}
+  ) {
+    this.chunks = chunkListOf(chunks)
+  }
 
   /** Processes up to `count` more chunks; true once the whole stream is done and the end-of-stream checks ran. */
   advance(count = Infinity): boolean {
     const stop = Math.min(this.chunks.length, this.pos + count)
     for (; this.pos < stop; this.pos++) {
       const pos = this.pos
-      const sourced = this.chunks[pos]!
-      const effect = this.assembler.push(sourced.chunk)
-      this.checker.observe(sourced.chunk, effect, this.assembler, pos, sourced.seq)
+      const chunk = this.chunks.chunkAt(pos)
+      const seq = this.chunks.seqAt(pos)
+      const effect = this.assembler.push(chunk)
+      this.checker.observe(chunk, effect, this.assembler, pos, seq)
       const kind = ignoredKindOf(effect.kind)
-      if (kind !== null && 'index' in effect)
-        this.ignored.push({ seq: sourced.seq, pos, kind, index: effect.index })
+      if (kind !== null && 'index' in effect) this.ignored.push({ seq, pos, kind, index: effect.index })
       this.onPush?.(pos, effect, this.assembler)
     }
     if (this.pos < this.chunks.length) return false
@@ -126,7 +131,7 @@ function attempt<T>(read: () => T): { value?: T; error?: string } {
  * analyzeStream([{ seq: 0, time: null, chunk: { type: 'text-delta', index: 0, text: 'hi' } }]).blocks
  * // [{ type: 'text', text: 'hi' }]
  */
-export function analyzeStream(chunks: readonly SourcedChunk[]): StreamResult {
+export function analyzeStream(chunks: readonly SourcedChunk[] | ChunkList): StreamResult {
   const pass = new AssemblyPass(chunks)
   pass.advance()
   return { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: pass.checker.findings }

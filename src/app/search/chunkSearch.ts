@@ -1,3 +1,4 @@
+import type { ChunkList } from '../../core/chunkList'
 import type { SourcedChunk } from '../../core/protocol'
 import type { SearchRequest, SearchResponse } from './searchMessages'
 import { SearchIndexBuilder, searchIndex, type FieldsOf, type SearchIndex } from './searchIndex'
@@ -31,7 +32,11 @@ export class ChunkSearch {
   private latest = 0
   private readonly waiting = new Map<number, (hits: Int32Array | null) => void>()
 
-  constructor(chunks: readonly SourcedChunk[], fieldsOf: FieldsOf, options: ChunkSearchOptions = {}) {
+  constructor(
+    chunks: readonly SourcedChunk[] | ChunkList,
+    fieldsOf: FieldsOf,
+    options: ChunkSearchOptions = {},
+  ) {
     const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
     const yieldToHost = options.yieldToHost ?? nextTask
     const sliceMs = options.sliceMs ?? SLICE_MS

@@ -1,4 +1,5 @@
 import { partitionPoint } from '../../core/base/partitionPoint'
+import { chunkListOf, type ChunkList } from '../../core/chunkList'
 import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 
 /**
@@ -32,12 +33,14 @@ export class SearchIndexBuilder {
   private readonly starts: Int32Array
   private length = 0
   private next = 0
+  private readonly chunks: ChunkList
 
   constructor(
-    private readonly chunks: readonly SourcedChunk[],
+    chunks: readonly SourcedChunk[] | ChunkList,
     private readonly fieldsOf: FieldsOf,
     private readonly now: () => number = () => Date.now(),
   ) {
+    this.chunks = chunkListOf(chunks)
     this.starts = new Int32Array(chunks.length + 1)
   }
 
@@ -51,7 +54,7 @@ export class SearchIndexBuilder {
       const stop = Math.min(chunks.length, this.next + 1024)
       for (let pos = this.next; pos < stop; pos++) {
         starts[pos] = this.length
-        for (const field of this.fieldsOf(chunks[pos]!.chunk)) {
+        for (const field of this.fieldsOf(chunks.chunkAt(pos))) {
           parts.push(field, SEPARATOR)
           this.length += field.length + 1
         }

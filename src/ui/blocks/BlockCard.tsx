@@ -36,8 +36,8 @@ export function BlockCard({ block, engine, k, mark, markClass, maxTokens }: Prop
   const notes = blockNotes(engine, block, k, maxTokens, t)
   const diff = frozenDiff(engine, block)
   const known = life.blockType in BLOCK_ACCENT
-  const firstSeq = engine.chunks[life.openedAt]?.seq
-  const closedSeq = life.closedAt === null || life.closedAt >= k ? null : engine.chunks[life.closedAt]?.seq
+  const firstSeq = engine.chunks.at(life.openedAt)?.seq
+  const closedSeq = life.closedAt === null || life.closedAt >= k ? null : engine.chunks.at(life.closedAt)?.seq
   const texts = useMemo(
     () => [
       block.text,

@@ -63,7 +63,7 @@ function scanIdChanges(engine: EngineView, life: BlockLife): readonly IdChange[]
   let current: string | undefined
   for (const pos of life.touches) {
     if (engine.effectAt(pos).kind !== 'append-arguments') continue
-    const sourced = engine.chunks[pos]!
+    const sourced = engine.chunks.at(pos)!
     const id = showValue((sourced.chunk as { id?: unknown }).id)
     if (current !== undefined && id !== current)
       changes.push({ pos, seq: sourced.seq, from: current, to: id })
@@ -94,7 +94,7 @@ export function blockNotes(
     })
   }
   if (life.implicit) {
-    const opener = engine.chunks[life.openedAt]
+    const opener = engine.chunks.at(life.openedAt)
     notes.push({
       tone: 'warning',
       text: t('note.implicit', { type: opener?.chunk.type ?? 'chunk', seq: opener?.seq ?? '?' }),

@@ -18,15 +18,15 @@ export function describeIgnored(
 ): string {
   const life = engine.life(item.index)
   const seqAt = (pos: number | null | undefined): string =>
-    pos === null || pos === undefined ? '?' : String(engine.chunks[pos]?.seq ?? '?')
+    pos === null || pos === undefined ? '?' : String(engine.chunks.at(pos)?.seq ?? '?')
   const index = showValue(item.index)
   switch (item.kind) {
     case 'straggler-delta': {
-      const type = engine.chunks[item.pos]?.chunk.type ?? 'delta'
+      const type = engine.chunks.at(item.pos)?.chunk.type ?? 'delta'
       return t('ignored.straggler', { index, seq: seqAt(life?.closedAt), type })
     }
     case 'duplicate-start': {
-      const opener = life === undefined ? undefined : engine.chunks[life.openedAt]
+      const opener = life === undefined ? undefined : engine.chunks.at(life.openedAt)
       const by = opener === undefined || opener.chunk.type === 'block-start' ? '' : opener.chunk.type
       return t(by === '' ? 'ignored.duplicateStart' : 'ignored.duplicateStartBy', {
         index,

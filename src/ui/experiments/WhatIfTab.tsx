@@ -22,7 +22,7 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
   const { session } = whatIf
   const total = engine?.total ?? 0
   const pos = Math.max(0, Math.min(k - 1, total - 1))
-  const chunk = engine?.chunks[pos]?.chunk
+  const chunk = engine?.chunks.at(pos)?.chunk
   const comparison = useMemo(
     () => (session?.edited ? compareStreams(session.base.attempt.chunks, session.edited.chunks) : null),
     [session],
@@ -34,7 +34,7 @@ export function WhatIfTab({ whatIf }: { readonly whatIf: WhatIf }) {
     <div className="flex flex-col gap-2 p-2 text-xs">
       <fieldset className="flex flex-wrap items-center gap-1" aria-label={t('whatIf.editAtCursor')}>
         <span className="mr-1 font-medium">
-          {t('whatIf.chunk', { pos: String(pos), seq: String(engine.chunks[pos]!.seq) })}{' '}
+          {t('whatIf.chunk', { pos: String(pos), seq: String(engine.chunks.at(pos)!.seq) })}{' '}
           <code>{chunk.type}</code>
         </span>
         <button type="button" className={BUTTON} onClick={() => whatIf.edit({ kind: 'drop', pos }, pos)}>

@@ -16,7 +16,7 @@ export function BrushSummary({
   readonly onClear: () => void
 }) {
   const summary = useMemo(() => summarizeRange(engine, brush.from, brush.to), [engine, brush])
-  const seqOf = (pos: number) => engine.chunks[pos]?.seq ?? pos
+  const seqOf = (pos: number) => engine.chunks.at(pos)?.seq ?? pos
   const t = useT()
   return (
     <div className="flex min-w-0 items-center gap-1 text-[11px] text-slate-600 dark:text-slate-300">

@@ -85,7 +85,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     const follow = (k: number) => {
       const shown = windowShowing(view, model.total, k)
       if (shown !== view) onWindow(shown)
-      const chunk = engine.chunks[k - 1]?.chunk
+      const chunk = engine.chunks.at(k - 1)?.chunk
       const index = chunk !== undefined && 'index' in chunk ? chunk.index : undefined
       const order = typeof index === 'number' ? engine.life(index)?.order : undefined
       if (order === undefined) return

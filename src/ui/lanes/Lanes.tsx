@@ -26,7 +26,8 @@ export function Lanes() {
   }, [source, streamKey])
   const model = useMemo(() => (engine === null ? null : buildLaneModel(engine, missing)), [engine, missing])
   const label = useMemo(
-    () => (engine === null || model === null ? '' : describeLanes(model, (pos) => engine.chunks[pos]?.seq)),
+    () =>
+      engine === null || model === null ? '' : describeLanes(model, (pos) => engine.chunks.at(pos)?.seq),
     [engine, model],
   )
   const [hover, setHover] = useState<{ readonly pos: number; readonly lane: number } | null>(null)
@@ -41,7 +42,7 @@ export function Lanes() {
     [model],
   )
 
-  const chunk = hover === null || engine === null ? undefined : engine.chunks[hover.pos]
+  const chunk = hover === null || engine === null ? undefined : engine.chunks.at(hover.pos)
   const lane = hover === null || model === null ? undefined : model.lanes[hover.lane]
   const readout =
     chunk === undefined ? null : (

@@ -73,7 +73,7 @@ describe('buildLaneModel', () => {
 describe('describeLanes', () => {
   it('summarises every lane for the canvas text alternative', () => {
     const model = buildLaneModel(engine)
-    expect(describeLanes(model, (pos) => engine.chunks[pos]?.seq)).toBe(
+    expect(describeLanes(model, (pos) => engine.chunks.at(pos)?.seq)).toBe(
       '3 blocks: 0 reasoning frozen at seq 3, 1 text frozen at seq 6, opened implicitly (2 ignored), ' +
         '2 text open (never closed), opened implicitly',
     )

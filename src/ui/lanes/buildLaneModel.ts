@@ -94,8 +94,8 @@ export function buildLaneModel(
     }
   })
   const holes: number[] = []
-  const chunks = engine.chunks ?? []
-  if (missing.length > 0)
+  const chunks = engine.chunks
+  if (chunks !== undefined && missing.length > 0)
     for (let pos = 0; pos < chunks.length; pos++) if (missingBefore(chunks, pos, missing)) holes.push(pos)
   return { total, buckets, lanes, ...(holes.length > 0 ? { holes } : {}) }
 }

@@ -1,4 +1,5 @@
-import type { ReplayEngine } from '../../core/ReplayEngine'
+import { chunkListOf, type ChunkList } from '../../core/chunkList'
+import type { SourcedChunk } from '../../core/protocol'
 
 /** What a brushed range of chunks [from, to) holds. */
 export type RangeSummary = {
@@ -26,15 +27,20 @@ const text = (chunk: Record<string, unknown>, key: string): string =>
  * @example
  * summarizeRange(engine, 10, 20) // { chunks: 10, chars: 57, ms: 132, tokens: 9, byType: [{ type: 'text-delta', count: 9 }, …], … }
  */
-export function summarizeRange(engine: Pick<ReplayEngine, 'chunks'>, from: number, to: number): RangeSummary {
+export function summarizeRange(
+  engine: { readonly chunks: readonly SourcedChunk[] | ChunkList },
+  from: number,
+  to: number,
+): RangeSummary {
+  const chunks = chunkListOf(engine.chunks)
   const start = Math.max(0, Math.min(from, to))
-  const end = Math.min(engine.chunks.length, Math.max(from, to))
+  const end = Math.min(chunks.length, Math.max(from, to))
   const byType = new Map<string, number>()
   const byBlock = new Map<number, { index: number; count: number; chars: number }>()
   let chars = 0
   let tokens = 0
   for (let pos = start; pos < end; pos++) {
-    const chunk = engine.chunks[pos]!.chunk as Record<string, unknown> & { type: string }
+    const chunk = chunks.chunkAt(pos) as Record<string, unknown> & { type: string }
     byType.set(chunk.type, (byType.get(chunk.type) ?? 0) + 1)
     const piece =
       chunk.type === 'text-delta' || chunk.type === 'reasoning-delta'
@@ -52,8 +58,8 @@ export function summarizeRange(engine: Pick<ReplayEngine, 'chunks'>, from: numbe
       block.chars += piece.length
     }
   }
-  const first = end > start ? engine.chunks[start]!.time : null
-  const last = end > start ? engine.chunks[end - 1]!.time : null
+  const first = end > start ? chunks.timeAt(start) : null
+  const last = end > start ? chunks.timeAt(end - 1) : null
   const ms = first !== null && last !== null && last >= first ? last - first : null
   return {
     from: start,

@@ -1,5 +1,6 @@
 import { CHUNK_TYPES, type SourcedChunk, type TokenUsage } from '../../core/protocol'
 import { english, type T } from '../i18n/translate'
+import { chunkListOf, type ChunkList } from '../../core/chunkList'
 
 /** A gap longer than this between two chunks of one stream is a broken clock, not a stall (§6: times lie). */
 export const HUGE_GAP_MS = 10 * 60_000
@@ -62,7 +63,8 @@ export type StreamMetrics = {
  * buildMetrics(engine.chunks).timing
  * // { usable: false, reason: 'times in this log are not a usable timeline: 4 zero times — showing counts only' }
  */
-export function buildMetrics(chunks: readonly SourcedChunk[], t: T = english): StreamMetrics {
+export function buildMetrics(list: readonly SourcedChunk[] | ChunkList, t: T = english): StreamMetrics {
+  const chunks = chunkListOf(list)
   // Counted in a typed array by a switch, not a Map per chunk: this runs once over up to a million chunks.
   const known = new Float64Array(CHUNK_TYPES.length)
   const other = new Map<string, number>()
@@ -73,7 +75,7 @@ export function buildMetrics(chunks: readonly SourcedChunk[], t: T = english): S
   const clock = new ClockReader(chunks.length)
 
   for (let pos = 0; pos < chunks.length; pos++) {
-    const { chunk, seq, time } = chunks[pos]!
+    const { chunk, seq, time } = chunks.at(pos)!
     let token = false
     switch (chunk.type) {
       case 'block-start':
@@ -129,7 +131,7 @@ export function buildMetrics(chunks: readonly SourcedChunk[], t: T = english): S
     firstToken,
     timing: clock.timing(
       chunks,
-      firstToken === null ? null : { pos: firstToken.pos, time: chunks[firstToken.pos]!.time },
+      firstToken === null ? null : { pos: firstToken.pos, time: chunks.timeAt(firstToken.pos) },
       outputTokens,
       characters,
       t,
@@ -198,7 +200,7 @@ class ClockReader {
   }
 
   timing(
-    chunks: readonly SourcedChunk[],
+    chunks: ChunkList,
     firstToken: { pos: number; time: number | null } | null,
     outputTokens: number | null,
     characters: number,
@@ -241,7 +243,7 @@ class ClockReader {
     else if (this.firstExcludedPos <= firstToken.pos) ttftNote = t('metrics.ttft.excludedBefore')
     else ttftMs = firstToken.time - this.firstTime
     const seconds = durationMs / 1000
-    const seqAt = (pos: number) => chunks[pos]!.seq
+    const seqAt = (pos: number) => chunks.seqAt(pos)
     const excluded = [
       describeWorst(t, this.negative, seqAt, 'metrics.negativeGaps'),
       describeWorst(t, this.huge, seqAt, 'metrics.hugeGaps'),

@@ -20,7 +20,7 @@ export function TimelineStrip() {
   const to = Math.min(engine.total, from + 2 * SPAN)
   const chips = []
   for (let pos = from; pos < to; pos++) {
-    const sourced = engine.chunks[pos]!
+    const sourced = engine.chunks.at(pos)!
     const chunk = sourced.chunk
     const style = isStreamChunk(chunk) ? CHUNK_STYLE[chunk.type] : null
     const applied = pos < k

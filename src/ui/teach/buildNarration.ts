@@ -53,8 +53,9 @@ export function questionsAt(
   streamKey: string | null,
 ): Lesson['questions'] {
   if (lesson === undefined || streamKey === null || !lessonCovers(lesson, streamKey)) return []
-  const seq = k === 0 ? null : (engine.chunks[k - 1]?.seq ?? null)
+  const seq = k === 0 ? null : (engine.chunks.at(k - 1)?.seq ?? null)
   if (k < engine.total) return lesson.questions.filter((q) => q.after !== null && q.after === seq)
-  const seqs = new Set(engine.chunks.map((c) => c.seq))
+  const seqs = new Set<number>()
+  for (let pos = 0; pos < engine.total; pos++) seqs.add(engine.chunks.seqAt(pos))
   return lesson.questions.filter((q) => q.after === null || q.after === seq || !seqs.has(q.after))
 }

@@ -18,7 +18,7 @@ export function buildNotesState(
 ): NotesState {
   const { said, did } = buildNarration(engine, frame, lesson, streamKey, lang)
   const prediction = buildPrediction(engine, frame.k)
-  const upcoming = engine.chunks[frame.k]
+  const upcoming = engine.chunks.at(frame.k)
   const nextSaid =
     upcoming === undefined || lesson === undefined || streamKey === null
       ? null

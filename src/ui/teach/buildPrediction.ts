@@ -91,7 +91,7 @@ export type Prediction = {
  *                            //   'ignored-straggler'], answer: 'ignored-straggler', … } for a straggler
  */
 export function buildPrediction(engine: ReplayEngine, k: number): Prediction | null {
-  const sourced = engine.chunks[k]
+  const sourced = engine.chunks.at(k)
   if (sourced === undefined) return null
   const chunk: unknown = sourced.chunk
   const chunkType = isRecord(chunk) && typeof chunk['type'] === 'string' ? chunk['type'] : '?'

@@ -231,10 +231,10 @@ export function TimelineGrid({
           ))}
         </tbody>
       </table>
-      {menu !== null && whatIf !== null && engine.chunks[menu.pos] !== undefined && (
+      {menu !== null && whatIf !== null && engine.chunks.at(menu.pos) !== undefined && (
         <RowMenu
           at={menu}
-          chunk={engine.chunks[menu.pos]!.chunk}
+          chunk={engine.chunks.at(menu.pos)!.chunk}
           total={engine.total}
           whatIf={whatIf}
           onClose={closeMenu}

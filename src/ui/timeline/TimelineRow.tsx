@@ -64,7 +64,7 @@ export const TimelineRow = memo(function TimelineRow({
   const pos = rows.positions[row]!
   const kind = rows.kinds[row]
   const span = rows.spans[row]!
-  const { seq, chunk } = engine.chunks[pos]!
+  const { seq, chunk } = engine.chunks.at(pos)!
   const style = CHUNK_STYLE[chunk.type as ChunkType] as (typeof CHUNK_STYLE)[ChunkType] | undefined
   const index = indexOf(chunk)
   const run = kind === ROW_RUN

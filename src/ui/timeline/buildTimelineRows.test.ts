@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
+import { chunkListOf } from '../../core/chunkList'
 import type { AnyChunk } from '../../core/protocol'
 import type { TimelineFilter } from '../../app/store'
 import { be, bs, finish, rd, sourced, tcd, td, text, toolCall, usage } from '../../test/chunks'
@@ -118,7 +119,7 @@ describe('buildTimelineRows', () => {
   })
 
   it('stays compact for long streams: typed arrays, one pass', () => {
-    const engine = { chunks: generateStream(200_000), effectCodes: new Uint8Array(200_000) }
+    const engine = { chunks: chunkListOf(generateStream(200_000)), effectCodes: new Uint8Array(200_000) }
     const rows = buildTimelineRows(engine, { ...all, collapseRuns: true })
     expect(rows.positions).toBeInstanceOf(Int32Array)
     // Per 400-delta block: start, head, one run row, end.

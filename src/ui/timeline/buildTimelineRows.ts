@@ -67,7 +67,7 @@ export function buildTimelineRows(
     return { count: total, positions, kinds, spans, searching: false }
   }
   for (let pos = 0; pos < total;) {
-    const chunk = chunks[pos]!.chunk
+    const chunk = chunks.chunkAt(pos)
     const index = indexOf(chunk)
     const shown =
       (types === null || types.has(chunk.type)) &&
@@ -81,7 +81,7 @@ export function buildTimelineRows(
       // Every chunk of a run has the head's type and index, so it passes the same filters.
       let end = pos + 1
       while (end < total && effectCodes[end] === effectCodes[pos]) {
-        const next = chunks[end]!.chunk
+        const next = chunks.chunkAt(end)
         if (next.type !== chunk.type || indexOf(next) !== index) break
         end += 1
       }

@@ -5,6 +5,7 @@ import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
 import { markHiddenChars } from '../hiddenChars'
 import { english, type T } from '../i18n/translate'
+import { chunkListOf, type ChunkList } from '../../core/chunkList'
 
 /** Longest slice of model text a row preview shows; the cell truncates visually, this bounds the work. */
 const PREVIEW_CHARS = 160
@@ -185,11 +186,11 @@ function labelOf(effect: EffectSummary, chunk: AnyChunk, t: T, counted: boolean)
  * Time since the previous chunk: "—" when either time is unknown (bare chunk files) or for the first chunk;
  * negative gaps are kept and flagged, they happen in real logs (docs/protocol.md §6: order by seq, show time as data).
  */
-export function gapLabel(chunks: readonly SourcedChunk[], pos: number): Label {
-  const previous = chunks[pos - 1]?.time
-  const current = chunks[pos]?.time
-  if (previous === null || previous === undefined || current === null || current === undefined)
-    return { text: '—', tone: 'muted' }
+export function gapLabel(list: readonly SourcedChunk[] | ChunkList, pos: number): Label {
+  const chunks = chunkListOf(list)
+  const previous = pos > 0 && pos <= chunks.length ? chunks.timeAt(pos - 1) : null
+  const current = pos >= 0 && pos < chunks.length ? chunks.timeAt(pos) : null
+  if (previous === null || current === null) return { text: '—', tone: 'muted' }
   const gap = current - previous
   const size = Math.abs(gap)
   const sign = gap < 0 ? '−' : ''
@@ -216,14 +217,15 @@ export function runEffectLabel(effect: EffectSummary, count: number, t: T = engl
  * missingBefore(chunks, 1, [6, 7, 8]) // { text: '⋯', title: 'seqs 6–8 missing from the log (cited by …)' }
  */
 export function missingBefore(
-  chunks: readonly SourcedChunk[],
+  list: readonly SourcedChunk[] | ChunkList,
   pos: number,
   missing: readonly number[],
   t: T = english,
 ): { readonly text: string; readonly title: string } | null {
-  const seq = chunks[pos]?.seq
-  if (seq === undefined || missing.length === 0) return null
-  const after = pos === 0 ? -Infinity : chunks[pos - 1]!.seq
+  const chunks = chunkListOf(list)
+  if (pos < 0 || pos >= chunks.length || missing.length === 0) return null
+  const seq = chunks.seqAt(pos)
+  const after = pos === 0 ? -Infinity : chunks.seqAt(pos - 1)
   const low = lowerBound(missing, after + 1)
   const high = lowerBound(missing, seq)
   const count = high - low

@@ -16,7 +16,7 @@ export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame, t: T 
   const at = t('explain.at', { seq: chunk.seq, type: show(chunk.chunk.type) })
   const frozenBy = (index: number): string => {
     const closedAt = engine.life(index)?.closedAt
-    const closer = closedAt === null || closedAt === undefined ? undefined : engine.chunks[closedAt]
+    const closer = closedAt === null || closedAt === undefined ? undefined : engine.chunks.at(closedAt)
     return closer === undefined ? '' : t('explain.frozenBy', { index: show(index), seq: closer.seq })
   }
   const opened = (e: Effect): string =>
@@ -83,7 +83,7 @@ export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame, t: T 
 /** "its push threw at seq 12 (\"…\")": where the stream's throw happened, for the chunks after it. */
 function thrownAt(engine: ReplayEngine, t: T): string {
   const pos = engine.result.errorPos
-  const chunk = pos === null ? undefined : engine.chunks[pos]
+  const chunk = pos === null ? undefined : engine.chunks.at(pos)
   return chunk === undefined
     ? t('explain.thrownEarlier')
     : t('explain.thrownAt', { seq: chunk.seq, error: engine.result.error ?? '' })

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useChunkscopeStore } from '../StoreContext'
+import type { ChunkList } from '../../core/chunkList'
 
 /** Chunks per second at 1× when not replaying the original timing. */
 export const BASE_RATE = 8
@@ -60,10 +61,9 @@ export function usePlayback(): void {
 }
 
 /** The recorded gap before chunk `pos` in ms, clamped to 0…MAX_GAP_MS (fixture times go backwards). */
-function gapBefore(chunks: readonly { time: number | null }[], pos: number): number {
-  const previous = chunks[pos - 1]?.time
-  const current = chunks[pos]?.time
-  if (previous === null || previous === undefined || current === null || current === undefined)
-    return 1000 / BASE_RATE
+function gapBefore(chunks: ChunkList, pos: number): number {
+  const previous = pos > 0 && pos <= chunks.length ? chunks.timeAt(pos - 1) : null
+  const current = pos >= 0 && pos < chunks.length ? chunks.timeAt(pos) : null
+  if (previous === null || current === null) return 1000 / BASE_RATE
   return Math.min(MAX_GAP_MS, Math.max(0, current - previous))
 }
