@@ -33,7 +33,9 @@ describe('loadSource', () => {
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
             'AWS Bedrock ConverseStream events (decoded from their frames), ' +
             'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
-            "the Vercel AI SDK's UI message stream (SSE), @ai-sdk/devtools' stored generations (.devtools/generations.json), " +
+            "the Vercel AI SDK's UI message stream (SSE), " +
+            'a legacy OpenAI Completions (/v1/completions) SSE body, a Gemini Interactions API SSE body, ' +
+            "@ai-sdk/devtools' stored generations (.devtools/generations.json), " +
             'a DeepSeek / OpenAI-compatible SSE body, an Anthropic Messages SSE body, ' +
             'an OpenAI Responses API SSE body, a Google Gemini streamGenerateContent SSE body or ' +
             'a JavaScript/TypeScript snippet that yields chunk literals; ' +

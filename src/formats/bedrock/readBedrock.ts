@@ -1,10 +1,10 @@
-import { bareStream, streamsSession } from '../../core/session'
+import { bareStream, streamsSession, type WireTrace } from '../../core/session'
 import type { ContainerRead } from '../containers'
-import { NoteCounter } from '../sse/readSse'
+import { NoteCounter, type SseRead } from '../sse/readSse'
 import type { Diagnostic, ReadResult } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createConverseTranslator } from './converse'
-import { readEventFrames } from './eventFrames'
+import { readEventFrames, type EventFrame, type FrameFailure } from './eventFrames'
 
 /** The Converse events pi-ai reads, for recognising the decoded form (one `{"<event>": {…}}` object a line). */
 const CONVERSE_KEY =
@@ -16,6 +16,20 @@ const CONVERSE_KEY =
  */
 export async function readBedrockEventStream(bytes: Uint8Array): Promise<ContainerRead> {
   const { frames, failure } = readEventFrames(bytes)
+  const read = readFrames(frames, failure)
+  if (read.attempt === null) return { sessions: [], diagnostics: read.diagnostics }
+  return { sessions: [streamsSession([read.attempt])], diagnostics: read.diagnostics }
+}
+
+/**
+ * Decoded frames (from the bytes, or recovered from a body saved as text) → one stream through the Converse
+ * translator, reading up to `failure` and failing there with the SDK's message (docs/protocol.md §9.4).
+ */
+export function readFrames(
+  frames: readonly EventFrame[],
+  failure: FrameFailure | null,
+  options: { id?: string; request?: WireTrace['request'] } = {},
+): SseRead {
   const lines: string[] = []
   const starts: number[] = []
   let length = 0
@@ -59,9 +73,12 @@ export async function readBedrockEventStream(bytes: Uint8Array): Promise<Contain
   diagnostics.push(...notes.diagnostics())
   if (frames.length === 0) {
     diagnostics.push({ severity: 'error', message: 'no frame of this Bedrock event stream could be read' })
-    return { sessions: [], diagnostics }
+    return { attempt: null, diagnostics }
   }
-  return { sessions: [streamsSession([bareStream('stream', trace.chunks, trace.build())])], diagnostics }
+  return {
+    attempt: bareStream(options.id ?? 'stream', trace.chunks, trace.build(options.request)),
+    diagnostics,
+  }
 }
 
 /** Whether the text is Bedrock ConverseStream events already decoded from their frames, one JSON object a line. */

@@ -10,6 +10,7 @@ import { readSseStream } from '../sse/readSse'
 import { sniffForeignFormat } from '../sse/foreign'
 import { sniffSseDialect } from '../sse/sniff'
 import type { Diagnostic } from '../types'
+import { base64Bytes, readHarEventStream } from './harEventStream'
 import { readWireBody } from '../wire/wireFormats'
 
 /**
@@ -93,6 +94,30 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
       } else skipped += 1
       return
     }
+    const requestInfo: WireTrace['request'] = {
+      url,
+      ...(method !== undefined ? { method } : {}),
+      ...(startedAt !== undefined ? { startedAt } : {}),
+      ...(status !== undefined ? { status } : {}),
+    }
+    // A Bedrock event stream, as base64 bytes or saved as text (docs/protocol.md §9.4, "In a HAR").
+    const raw = content['text']
+    const bytes = content['encoding'] === 'base64' && typeof raw === 'string' ? base64Bytes(raw) : null
+    const binary = bytes !== null ? readHarEventStream({ bytes }, id, requestInfo, say) : undefined
+    const eventStream =
+      binary !== undefined || typeof raw !== 'string' || content['encoding'] === 'base64'
+        ? binary
+        : readHarEventStream({ text: raw }, id, requestInfo, say)
+    if (eventStream !== undefined) {
+      if (eventStream !== null && eventStream.chunks.length > 0) {
+        streams.push(eventStream)
+        say(
+          'info',
+          `${status ?? '?'} ${mimeType || '(no type)'} → bedrock-eventstream, ${eventStream.chunks.length} chunks`,
+        )
+      }
+      return
+    }
     const body = decodeBody(content)
     if (typeof body !== 'string') {
       if (body.error !== null) say('warning', body.error)
@@ -103,12 +128,6 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
         )
       } else skipped += 1
       return
-    }
-    const requestInfo: WireTrace['request'] = {
-      url,
-      ...(method !== undefined ? { method } : {}),
-      ...(startedAt !== undefined ? { startedAt } : {}),
-      ...(status !== undefined ? { status } : {}),
     }
     const postData = isRecord(request['postData']) ? request['postData'] : {}
     const streamRequested =

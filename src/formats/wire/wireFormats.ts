@@ -8,9 +8,13 @@ import { readHttpHead } from '../sse/sseEvents'
 import type { Diagnostic } from '../types'
 import { readNdjsonWire, readSseWire, wireSource, type WireOptions } from './readWire'
 import { COHERE_EVENTS } from '../cohere/cohereEvents'
+import { createCompletionsDialect } from '../completions/completions'
+import { createInteractionsDialect } from '../interactions/interactions'
+import { sniffCompletions, sniffInteractions } from './peekSse'
 
 /** The wires without a harness route that Chunkscope reads by the route's principles (docs/protocol.md §9, "Wires without a harness route"). */
-export type WireFormatId = 'ollama-ndjson' | 'cohere-sse' | 'ai-sdk-ui-sse'
+export type WireFormatId =
+  'ollama-ndjson' | 'cohere-sse' | 'ai-sdk-ui-sse' | 'openai-completions-sse' | 'gemini-interactions-sse'
 
 const PEEK_LINES = 30
 const PEEK_CHARS = 1 << 16
@@ -67,6 +71,12 @@ export function readCohere(text: string, options?: WireOptions): SseRead {
 export function readAiSdkUi(text: string, options?: WireOptions): SseRead {
   return readSseWire(text, 'ai-sdk-ui-sse', createAiSdkDialect(), options)
 }
+export function readCompletions(text: string, options?: WireOptions): SseRead {
+  return readSseWire(text, 'openai-completions-sse', createCompletionsDialect(), options)
+}
+export function readInteractions(text: string, options?: WireOptions): SseRead {
+  return readSseWire(text, 'gemini-interactions-sse', createInteractionsDialect(), options)
+}
 
 /**
  * A body in one of these wires (a HAR entry's response), read; null when it is none of them. Tried before the SSE
@@ -79,6 +89,10 @@ export function readWireBody(
   if (sniffOllama(body)) return { format: 'ollama-ndjson', read: readOllama(body, options) }
   if (sniffCohere(body)) return { format: 'cohere-sse', read: readCohere(body, options) }
   if (sniffAiSdkUi(body)) return { format: 'ai-sdk-ui-sse', read: readAiSdkUi(body, options) }
+  if (sniffCompletions(body))
+    return { format: 'openai-completions-sse', read: readCompletions(body, options) }
+  if (sniffInteractions(body))
+    return { format: 'gemini-interactions-sse', read: readInteractions(body, options) }
   return null
 }
 
@@ -112,6 +126,22 @@ export const WIRE_FORMATS = [
     input: 'text',
     sniff: sniffAiSdkUi,
     read: source(readAiSdkUi),
+  },
+  {
+    id: 'openai-completions-sse',
+    label: 'OpenAI Completions SSE (legacy)',
+    description: 'a legacy OpenAI Completions (/v1/completions) SSE body',
+    input: 'text',
+    sniff: sniffCompletions,
+    read: source(readCompletions),
+  },
+  {
+    id: 'gemini-interactions-sse',
+    label: 'Gemini Interactions SSE',
+    description: 'a Gemini Interactions API SSE body',
+    input: 'text',
+    sniff: sniffInteractions,
+    read: source(readInteractions),
   },
   {
     id: 'ai-sdk-devtools',
