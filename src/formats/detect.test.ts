@@ -83,6 +83,66 @@ describe('near-misses between the wires without a route and the formats read bef
     expect(detectFormat('event: message_start\ndata: {"type":"message_start"}\n\n')).toBe('anthropic-sse')
   })
 
+  it('legacy Completions chunks (text_completion) are not chat-completions chunks, and chat chunks stay chat', () => {
+    const completion = (extra: string) =>
+      `data: {"id":"cmpl-1",${extra}"choices":[{"text":"Hi","index":0,"logprobs":null,"finish_reason":null}]}\n\n`
+    expect(detectFormat(completion('"object":"text_completion",'))).toBe('openai-completions-sse')
+    // Servers that leave `object` out: choices with `text` and no `delta` are still completions.
+    expect(detectFormat(completion(''))).toBe('openai-completions-sse')
+    expect(detectFormat(completion('"object":"chat.completion.chunk",'))).toBe('openai-sse')
+    expect(
+      detectFormat(
+        'data: {"object":"chat.completion.chunk","choices":[{"delta":{"content":"Hi"},"index":0}]}\n\n',
+      ),
+    ).toBe('openai-sse')
+    // A chunk with both `text` and `delta` is no completions chunk; neither is one with no choices.
+    expect(detectFormat('data: {"choices":[{"text":"Hi","delta":{"content":"Hi"}}]}\n\n')).toBe('openai-sse')
+    expect(detectFormat('data: {"choices":[]}\n\n')).toBe('openai-sse')
+    // Azure's prompt-filter chunk first (no object, no choices): the chunk after it decides.
+    const azure = 'data: {"object":"","prompt_filter_results":[],"choices":[]}\n\n'
+    expect(detectFormat(azure + completion('"object":"text_completion",'))).toBe('openai-completions-sse')
+    expect(
+      detectFormat(
+        azure + 'data: {"object":"chat.completion.chunk","choices":[{"delta":{"content":"a"}}]}\n\n',
+      ),
+    ).toBe('openai-sse')
+  })
+
+  it('Gemini Interactions events are not streamGenerateContent, Responses or Cohere events', () => {
+    expect(
+      detectFormat(
+        'event: interaction.created\ndata: {"interaction":{"id":"v1_a"},"event_type":"interaction.created"}\n\n',
+      ),
+    ).toBe('gemini-interactions-sse')
+    expect(
+      detectFormat('data: {"index":0,"delta":{"type":"text","text":"a"},"event_type":"step.delta"}\n\n'),
+    ).toBe('gemini-interactions-sse')
+    expect(detectFormat('data: {"index":0,"content":{"type":"text"},"event_type":"content.start"}\n\n')).toBe(
+      'gemini-interactions-sse',
+    )
+    expect(
+      detectFormat('data: {"error":{"code":"gateway_timeout","message":"m"},"event_type":"error"}\n\n'),
+    ).toBe('gemini-interactions-sse')
+    expect(detectFormat('data: {"candidates":[{"content":{"parts":[{"text":"a"}]}}]}\n\n')).toBe('gemini-sse')
+    expect(
+      detectFormat('event: response.created\ndata: {"type":"response.created","sequence_number":0}\n\n'),
+    ).toBe('openai-responses-sse')
+    expect(detectFormat('data: {"type":"error","code":"x","message":"m","sequence_number":3}\n\n')).toBe(
+      'openai-responses-sse',
+    )
+    // Anthropic's and Cohere's error events carry `type`, never `event_type`.
+    expect(detectFormat('data: {"type":"error","error":{"type":"overloaded_error","message":"o"}}\n\n')).toBe(
+      'anthropic-sse',
+    )
+    expect(detectFormat('event: content-delta\ndata: {"type":"content-delta","index":0}\n\n')).toBe(
+      'cohere-sse',
+    )
+    // Cohere v1 names its events in `event_type` too, hyphenated: no interaction event.
+    expect(detectFormat('data: {"is_finished":false,"event_type":"text-generation","text":"a"}\n\n')).toBe(
+      'openai-sse',
+    )
+  })
+
   it('a trace export needs gen_ai.output.messages; a JSON array of chunks stays chunk JSON', () => {
     expect(detectFormat('{"resourceSpans":[]}\n')).toBeNull()
     expect(detectFormat('[{"type":"text-delta","index":0,"text":"gen_ai"}]')).toBe('chunk-json')
@@ -133,6 +193,23 @@ describe('detectFormat on every format (recorded fixtures and the corpus)', () =
     ['wire/otlp-trace-mismatch.jsonl', 'trace-reference'],
     ['wire/langfuse-trace.json', 'trace-reference'],
     ['wire/wire-bodies.har', 'har'],
+    ['completions/gpt-instruct-usage.sse', 'openai-completions-sse'],
+    ['completions/gpt-instruct-usage-torn.sse', 'openai-completions-sse'],
+    ['completions/gpt-instruct-usage-bad-json.sse', 'openai-completions-sse'],
+    ['completions/logprobs-length.sse', 'openai-completions-sse'],
+    ['completions/n2-choices.sse', 'openai-completions-sse'],
+    ['completions/azure-content-filter.sse', 'openai-completions-sse'],
+    ['completions/vllm-usage.sse', 'openai-completions-sse'],
+    ['interactions/steps-thought-text.sse', 'gemini-interactions-sse'],
+    ['interactions/steps-function-call.sse', 'gemini-interactions-sse'],
+    ['interactions/steps-function-call-torn.sse', 'gemini-interactions-sse'],
+    ['interactions/steps-function-call-bad-json.sse', 'gemini-interactions-sse'],
+    ['interactions/steps-google-search.sse', 'gemini-interactions-sse'],
+    ['interactions/content-function-call.sse', 'gemini-interactions-sse'],
+    ['interactions/error-mid-stream.sse', 'gemini-interactions-sse'],
+    ['bedrock-har/base64.har', 'har'],
+    ['bedrock-har/text-utf8.har', 'har'],
+    ['bedrock-har/text-utf8-torn.har', 'har'],
   ])('%s → %s', (name, format) => {
     expect(detectFormat(fixture(name))).toBe(format)
   })

@@ -3,12 +3,15 @@ import { english, type T } from '../i18n/translate'
 import { isRecord } from '../../core/base/isRecord'
 import { NOT_BLOCKS } from '../../formats/aisdk/aiSdkParts'
 import type { EventNote } from './explainEvent'
+import { explainCompletions, explainInteractions } from './explainMoreWires'
 
 const WIRE_FORMATS: ReadonlySet<string> = new Set([
   'ollama-ndjson',
   'cohere-sse',
   'ai-sdk-ui-sse',
   'ai-sdk-devtools',
+  'openai-completions-sse',
+  'gemini-interactions-sse',
 ])
 
 /** The JSON of one raw event: an NDJSON line as it is, an SSE event's joined `data:` lines. */
@@ -45,7 +48,14 @@ export function explainWireEvent(
   const payload = payloadOf(raw, ndjson)
   if (payload === null) return { kind: 'keep-alive', text: t('adapter.wire.noData') }
   if ('text' in payload && payload.text === '[DONE]')
-    return { kind: 'held', text: t('adapter.wire.endMarker') }
+    return {
+      kind: 'held',
+      text: t(
+        trace.format === 'gemini-interactions-sse'
+          ? 'adapter.wire.interactionsDone'
+          : 'adapter.wire.endMarker',
+      ),
+    }
   if (afterFinish)
     return {
       kind: 'after-finish',
@@ -67,6 +77,8 @@ export function explainWireEvent(
     return { kind: 'not-read', text: t('adapter.notRead', { what: t('adapter.jsonNoObject') }) }
   if (trace.format === 'ollama-ndjson') return explainOllama(json, t)
   if (trace.format === 'cohere-sse') return explainCohere(json, t)
+  if (trace.format === 'openai-completions-sse') return explainCompletions(json, t)
+  if (trace.format === 'gemini-interactions-sse') return explainInteractions(json, t)
   return explainAiSdk(json, t)
 }
 
