@@ -50,7 +50,11 @@ describe('chunkscope inspect on legacy Completions, Gemini Interactions and Bedr
       ['completions/gpt-instruct-usage-bad-json.sse', /^line \d+ \(offset \d+\): /, 'MALFORMED_RESPONSE'],
       ['interactions/steps-function-call-torn.sse', /^line \d+ \(offset \d+\): /, 'TRANSPORT'],
       ['interactions/steps-function-call-bad-json.sse', /^line \d+ \(offset \d+\): /, 'MALFORMED_RESPONSE'],
-      ['bedrock-har/text-utf8-torn.har', /^har1 \(POST .*\): body frame \d+ at character \d+: /, 'PI_AI_ERROR'],
+      [
+        'bedrock-har/text-utf8-torn.har',
+        /^har1 \(POST .*\): body frame \d+ at character \d+: /,
+        'PI_AI_ERROR',
+      ],
     ] as const) {
       const report = inspect(name)
       expect(report.diagnostics.some((d) => where.test(d.message))).toBe(true)
