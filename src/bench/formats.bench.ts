@@ -10,6 +10,7 @@ import { loadBaseline, saveResults } from './baseline'
 import { toGeminiSse, toResponsesSse } from './piAiWriters'
 import { flatten, median, printTable, type Row } from './report'
 import { WIRE_WRITERS } from './wireWriters'
+import { MORE_WIRE_WRITERS } from './moreWireWriters'
 
 /**
  * Load throughput per input format: loadSource on a generated ~100 MB input of each text format, next to
@@ -62,6 +63,7 @@ const FORMATS: TextFormat[] = [
   { name: 'Anthropic SSE', write: toAnthropicSse, floor: parseSseData },
   { name: 'simplified NDJSON', write: toSimplified, floor: parseLines },
   ...WIRE_WRITERS,
+  ...MORE_WIRE_WRITERS,
   { name: 'OpenAI Responses SSE', write: toResponsesSse, floor: parseSseData },
   { name: 'Gemini SSE', write: toGeminiSse, floor: parseSseData },
 ]
