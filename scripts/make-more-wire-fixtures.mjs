@@ -326,3 +326,5 @@ write(
   'bedrock-har/text-utf8-torn.har',
   har({ text: mangled.slice(0, mangled.lastIndexOf('"toolUse"') + 12) }),
 )
+// The body alone, copied out of devtools as text (not in a HAR).
+write('bedrock-har/reasoning-tool-call.utf8.txt', mangled)

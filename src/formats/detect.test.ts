@@ -210,6 +210,7 @@ describe('detectFormat on every format (recorded fixtures and the corpus)', () =
     ['bedrock-har/base64.har', 'har'],
     ['bedrock-har/text-utf8.har', 'har'],
     ['bedrock-har/text-utf8-torn.har', 'har'],
+    ['bedrock-har/reasoning-tool-call.utf8.txt', 'bedrock-eventstream-text'],
   ])('%s → %s', (name, format) => {
     expect(detectFormat(fixture(name))).toBe(format)
   })

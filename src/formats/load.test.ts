@@ -31,7 +31,7 @@ describe('loadSource', () => {
             'a DeepSeek Harness session log, ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
-            'AWS Bedrock ConverseStream events (decoded from their frames), ' +
+            'AWS Bedrock ConverseStream events (decoded from their frames), an AWS Bedrock event stream saved as text, ' +
             'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
             "the Vercel AI SDK's UI message stream (SSE), " +
             'a legacy OpenAI Completions (/v1/completions) SSE body, a Gemini Interactions API SSE body, ' +

@@ -9,6 +9,8 @@ import {
   type ContainerRead,
 } from './containers'
 import { sniffChunkJson, sniffChunkNdjson, sniffSessionJsonl } from './detect'
+import { looksLikeEventStreamText } from './bedrock/textFrames'
+import { readEventStreamText } from './har/harEventStream'
 import { readHar } from './har/readHar'
 import { readTraceExport, sniffTraceExport } from './reference/traceReference'
 import { sniffHar } from './har/sniffHar'
@@ -181,6 +183,15 @@ export const FORMATS = [
     input: 'text',
     sniff: sniffConverseEvents,
     read: readConverseEvents,
+  },
+  {
+    // Its binary framing decoded to text, CRCs unverifiable (docs/protocol.md §9.4, "Saved as text").
+    id: 'bedrock-eventstream-text',
+    label: 'Bedrock ConverseStream (saved as text)',
+    description: 'an AWS Bedrock event stream saved as text',
+    input: 'text',
+    sniff: looksLikeEventStreamText,
+    read: readEventStreamText,
   },
   // Wires without a harness route (docs/protocol.md §9): before the SSE dialects, whose bodies look alike.
   ...WIRE_FORMATS,

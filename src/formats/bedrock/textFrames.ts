@@ -8,10 +8,27 @@ export type TextFrameRead = FrameRead & {
   readonly lost: number
 }
 
-/** Whether a text holds the headers of AWS event-stream frames (its binary framing decoded to text). */
+/** A string header as it sits in a frame: its name's length byte, the name, then type 7 (string). */
+const framed = (name: string) => String.fromCharCode(name.length) + name + String.fromCharCode(7)
+const MESSAGE_TYPE = framed(':message-type')
+const FIRST_HEADERS = [':event-type', ':exception-type', ':message-type', ':content-type', ':error-code'].map(
+  framed,
+)
+/** A frame's 12-byte prelude decodes to at most 12 characters; its first header comes right after. */
+const PRELUDE_CHARS = 12
+
+/**
+ * Whether a text is AWS event-stream frames decoded to text: it opens with a frame (a prelude of at most 12
+ * characters, then a header with its length byte and string type byte) and carries a `:message-type` header —
+ * which no text written as text does.
+ */
 export function looksLikeEventStreamText(text: string): boolean {
   const head = text.slice(0, 4096)
-  return head.includes(':message-type') && (head.includes(':event-type') || head.includes(':exception-type'))
+  const first = head.slice(0, PRELUDE_CHARS + 16)
+  return (
+    head.includes(MESSAGE_TYPE) &&
+    FIRST_HEADERS.some((header) => first.indexOf(header) !== -1 && first.indexOf(header) <= PRELUDE_CHARS)
+  )
 }
 
 /**

@@ -72,7 +72,9 @@ describe('a Bedrock event stream in a HAR', () => {
   })
 
   it('text with no header block a frame could start from cannot be read, and says why', () => {
-    const text = ':message-type :event-type but no frames'
+    // Header names with their length and type bytes, but no value length, value or payload after them.
+    const framed = (name: string) => String.fromCharCode(name.length) + name + String.fromCharCode(7)
+    const text = `${framed(':message-type')}??${framed(':event-type')}?? no frames`
     const entry = {
       request: { method: 'POST', url: 'https://bedrock/x' },
       response: { status: 200, content: { mimeType: 'application/vnd.amazon.eventstream', text } },
@@ -82,5 +84,14 @@ describe('a Bedrock event stream in a HAR', () => {
       /har1 \(POST https:\/\/bedrock\/x\): a Bedrock event stream saved as text, not base64: no frame's header block/,
     )
     expect(source.sessions).toEqual([])
+  })
+
+  it('the body alone saved as text (not in a HAR) opens the same way, as its own format', async () => {
+    const binary = await loadBytes(new Uint8Array(bedrock('reasoning-tool-call.eventstream')))
+    const source = loadSource(harFile('reasoning-tool-call.utf8.txt'))
+    expect(source.format).toBe('bedrock-eventstream-text')
+    expect(chunks(source)).toEqual(chunks(binary))
+    expect(source.diagnostics[0]).toMatchObject({ line: 1, severity: 'warning' })
+    expect(source.diagnostics[0]!.message).toMatch(/^a Bedrock event stream saved as text, not base64: /)
   })
 })

@@ -1,8 +1,8 @@
-import type { Attempt, WireTrace } from '../../core/session'
+import { streamsSession, type Attempt, type WireTrace } from '../../core/session'
 import { isEventStream, readEventFrames } from '../bedrock/eventFrames'
 import { readFrames } from '../bedrock/readBedrock'
 import { looksLikeEventStreamText, readTextFrames } from '../bedrock/textFrames'
-import type { Diagnostic } from '../types'
+import type { Diagnostic, ReadResult } from '../types'
 
 type Say = (severity: Diagnostic['severity'], message: string) => void
 
@@ -27,7 +27,7 @@ export function base64Bytes(text: string): Uint8Array | null {
 export function readHarEventStream(
   body: { bytes: Uint8Array } | { text: string },
   id: string,
-  request: WireTrace['request'],
+  request: WireTrace['request'] | undefined,
   say: Say,
 ): Attempt | null | undefined {
   let read: ReturnType<typeof readFrames>
@@ -51,14 +51,24 @@ export function readHarEventStream(
     else if (frames.frames.length > 0)
       say(
         'warning',
-        `a Bedrock event stream saved as text, not base64: UTF-8 decoding replaced bytes of its binary framing (${frames.lost} U+FFFD), so frame lengths and CRC32s cannot be checked; ${frames.frames.length} frames recovered from their headers and JSON payloads, unverified (save the HAR with base64 bodies to check them)`,
+        `a Bedrock event stream saved as text, not base64: UTF-8 decoding replaced bytes of its binary framing (${frames.lost} U+FFFD), so frame lengths and CRC32s cannot be checked; ${frames.frames.length} frames recovered from their headers and JSON payloads, unverified (its bytes, as a HAR keeps them with base64 bodies, can be checked)`,
       )
     else
       say(
         'error',
-        `a Bedrock event stream saved as text, not base64: no frame's header block and JSON payload could be found in it (UTF-8 decoding lost ${frames.lost} bytes), so it cannot be read; save the HAR with base64 bodies`,
+        `a Bedrock event stream saved as text, not base64: no frame's header block and JSON payload could be found in it (UTF-8 decoding lost ${frames.lost} bytes), so it cannot be read; its bytes can be (a HAR keeps them with base64 bodies)`,
       )
   }
   for (const d of read.diagnostics) say(d.severity, `body ${d.message}`)
   return read.attempt
+}
+
+/** A file holding a Bedrock event stream saved as text (a body copied out of devtools), read as a HAR's would be. */
+export function readEventStreamText(text: string): ReadResult {
+  const diagnostics: Diagnostic[] = []
+  // The whole file is the body: its notes point at its start, the frames' own at their characters.
+  const stream = readHarEventStream({ text }, 'stream', undefined, (severity, message) =>
+    diagnostics.push({ line: 1, severity, message }),
+  )
+  return { diagnostics, sessions: stream ? [streamsSession([stream])] : [] }
 }

@@ -18,7 +18,8 @@ import { readWireBody } from '../wire/wireFormats'
  * by its entry's 1-based position (`har3` = `log.entries[2]`), in entry order: `text/event-stream` bodies through
  * the SSE translators (DeepSeek/OpenAI-compatible or Anthropic, with the raw event ↔ chunk pairing and the request
  * on `wire.request`), NDJSON bodies as the simplified stream or bare chunks, failed streaming requests (status ≥ 400
- * on a request with `"stream": true`) as the harness's HTTP failure. A WebSocket entry whose frames (Chrome's
+ * on a request with `"stream": true`) as the harness's HTTP failure, Bedrock event streams (base64, or saved as
+ * text and read back: docs/protocol.md §9.4) through the Converse translator. A WebSocket entry whose frames (Chrome's
  * `_webSocketMessages`) are the harness's live feed adds its sessions after that one. Every streaming entry gets an
  * info line (method, URL, time, status, type, what it became); entries that could not be read say why. Line numbers
  * of a body are not lines of the HAR, so body diagnostics name their entry and keep the body line in the message.

@@ -37,8 +37,8 @@ const cohere = (evidence: string): ForeignFormat => ({ name: 'a Cohere v2 chat s
  */
 export function sniffForeignFormat(text: string): ForeignFormat | null {
   const head = text.slice(0, 4096)
-  // AWS's binary event-stream framing, decoded to text (a HAR body): the bytes themselves are read by
-  // `src/formats/bedrock/` (docs/protocol.md §9.4); as text their CRCs cannot be checked, so this stays a refusal.
+  // AWS's binary event-stream framing named in text that is no frame (its length and type bytes are missing): the
+  // bytes are read by `src/formats/bedrock/`, frames saved as text by `bedrock/textFrames.ts` (docs/protocol.md §9.4).
   if (head.includes(':message-type') && (head.includes(':event-type') || head.includes(':exception-type'))) {
     return {
       name: 'an AWS Bedrock event stream (application/vnd.amazon.eventstream)',
