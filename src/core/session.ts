@@ -57,6 +57,30 @@ export function buildSession(
   return { header, events, turns: builder.turns(), streams: builder.streams, messages }
 }
 
+/**
+ * {@link buildSession} fed one event at a time, for a reader that hands each event over as it reads it instead of
+ * collecting them first (`chunkscope inspect` keeps no chunk events: they live on in their streams). The events
+ * must come in seq order (§6 segments in seq order; buildSession sorts a copy when a log is out of order).
+ *
+ * @example
+ * const segmenter = new SessionSegmenter()
+ * for (const event of events) segmenter.add(event)
+ * segmenter.session(header, []).streams.map((a) => a.id) // ['t1.s1.a1', …]
+ */
+export class SessionSegmenter {
+  private readonly builder = new SessionBuilder(1 << 10)
+
+  add(event: SessionEvent): void {
+    this.builder.add(event)
+  }
+
+  /** The session so far; `events` are what the caller kept of the events it added. */
+  session(header: SessionHeader | null, events: SessionEvent[]): Session {
+    const messages = this.builder.link()
+    return { header, events, turns: this.builder.turns(), streams: this.builder.streams, messages }
+  }
+}
+
 /** A bare chunk file as a session: no header, no turns, one stream (§6 last line). */
 export function buildStreamSession(chunks: SourcedChunk[]): Session {
   return streamsSession([bareStream('stream', chunks)])
@@ -161,16 +185,17 @@ class SessionBuilder {
    * owning it, -1 when it is no chunk. Typed arrays searched by bisection rather than a Map keyed by seq: a 100 MB
    * log holds millions of events, and hashing each of them cost more than reading the file.
    */
-  private readonly seqs: Float64Array
-  private readonly owners: Int32Array
+  private seqs: Float64Array
+  private owners: Int32Array
   private size = 0
 
   constructor(capacity: number) {
-    this.seqs = new Float64Array(capacity)
-    this.owners = new Int32Array(capacity).fill(-1)
+    this.seqs = new Float64Array(Math.max(1, capacity))
+    this.owners = new Int32Array(this.seqs.length).fill(-1)
   }
 
   add(event: SessionEvent): void {
+    if (this.size === this.seqs.length) this.grow()
     this.seqs[this.size] = event.seq
     this.size += 1
     const data = isRecord(event.data) ? event.data : {}
@@ -230,6 +255,16 @@ class SessionBuilder {
     cursor.current.chunks.push({ seq: event.seq, time: event.time, chunk })
     this.owners[this.size - 1] = cursor.index
     if (chunk.type === 'finish') cursor.finished = true
+  }
+
+  /** Doubles the room for events (a {@link SessionSegmenter} does not know their count in advance). */
+  private grow(): void {
+    const seqs = new Float64Array(this.seqs.length * 2)
+    seqs.set(this.seqs)
+    const owners = new Int32Array(seqs.length).fill(-1)
+    owners.set(this.owners)
+    this.seqs = seqs
+    this.owners = owners
   }
 
   /** Links every message that cites chunks to the attempt holding most of them (§6). */

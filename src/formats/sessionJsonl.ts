@@ -48,19 +48,44 @@ function isPackedRowType(type: string): type is PackedRowType {
   return Object.hasOwn(PACKED_DELTA_TYPES, type)
 }
 
+/** Where a reader puts the events it decodes: an array, or anything else that takes them one by one. */
+export type EventSink = { push(event: SessionEvent): unknown }
+
 /**
  * The reader behind {@link readSessionJsonl}, usable record by record: a live capture (src/app/live/liveHub.ts) feeds
  * each record as it arrives (`readRecord`, no JSON text in between) and reads the state so far (`soFar`) after each
  * batch, instead of re-reading the whole log.
+ *
+ * With `handOver`, every event goes to it as it is read, in file order, and the reader keeps only the events that
+ * are no `assistant/chunk` (`chunkscope inspect` segments the chunks straight into their streams, and a 100 MB
+ * log's millions of chunk events are never all alive at once). Counts and diagnostics are the same either way.
  */
 export class SessionJsonlReader {
   private header: SessionHeader | null = null
   private readonly events: SessionEvent[] = []
+  /** Events handed over so far (with `handOver`). */
+  private handed = 0
+  private readonly sink: EventSink
   private readonly diagnostics: Diagnostic[] = []
   private sawRecord = false
   private expectedSeq = 0
   private damage: { line: number; events: number; what: string } | null = null
   private lastTurnEndLine = 0
+
+  constructor(private readonly handOver?: (event: SessionEvent) => void) {
+    this.sink = handOver === undefined ? this.events : { push: (event) => this.pass(handOver, event) }
+  }
+
+  private pass(handOver: (event: SessionEvent) => void, event: SessionEvent): void {
+    this.handed += 1
+    handOver(event)
+    if (event.type !== 'assistant/chunk') this.events.push(event)
+  }
+
+  /** Events read so far, kept or handed over. */
+  private get count(): number {
+    return this.handOver === undefined ? this.events.length : this.handed
+  }
 
   read(line: TextLine): void {
     if (isBlank(line.text)) return
@@ -120,7 +145,7 @@ export class SessionJsonlReader {
       this.report(line, 'warning', `${type} seq ${seq}: sourceEventSeqs is not an array of seqs; ignored`)
     }
     const data = record['data']
-    this.events.push({
+    this.sink.push({
       type,
       seq,
       time: typeof time === 'number' ? time : null,
@@ -138,14 +163,14 @@ export class SessionJsonlReader {
 
   /** §7: a packed row decodes to one assistant/chunk per member, or is skipped whole as malformed. */
   private packedRow(row: Record<string, unknown>, type: PackedRowType, line: number): void {
-    const first = this.events.length
-    const malformed = decodePackedRow(row, type, line, this.events)
+    const first = this.count
+    const malformed = decodePackedRow(row, type, line, this.sink)
     if (malformed !== null) return this.badLine(line, `malformed ${type} row: ${malformed}`)
-    this.checkSeq(row['seq0'] as number, this.events.length - first, line, first)
+    this.checkSeq(row['seq0'] as number, this.count - first, line, first)
   }
 
   /** `before`: how many events precede this line's (the committed prefix, if the line breaks it). */
-  private checkSeq(seq: number, count: number, line: number, before = this.events.length): void {
+  private checkSeq(seq: number, count: number, line: number, before = this.count): void {
     // §6: after decoding, seq runs 0, 1, 2… without gaps.
     if (seq > this.expectedSeq) {
       this.report(line, 'warning', `seq gap: expected ${this.expectedSeq}, got ${seq}`)
@@ -162,7 +187,7 @@ export class SessionJsonlReader {
     this.markDamage(line, 'a bad line')
   }
 
-  private markDamage(line: number, what: string, before = this.events.length): void {
+  private markDamage(line: number, what: string, before = this.count): void {
     this.damage ??= { line, events: before, what }
   }
 
@@ -183,10 +208,9 @@ export class SessionJsonlReader {
   }
 
   result(): SessionJsonlRead {
-    const { header, events, diagnostics, damage } = this
-    if (damage === null)
-      return { header, events, diagnostics, committed: { damage: 'none', events: events.length } }
-    const after = events.length - damage.events
+    const { header, events, diagnostics, damage, count } = this
+    if (damage === null) return { header, events, diagnostics, committed: { damage: 'none', events: count } }
+    const after = count - damage.events
     if (this.lastTurnEndLine > damage.line) {
       this.report(
         damage.line,
@@ -225,7 +249,7 @@ export function decodePackedRow(
   row: Record<string, unknown>,
   type: PackedRowType,
   line: number,
-  into: SessionEvent[],
+  into: EventSink,
 ): string | null {
   const envelope = exactKeys(row, ['type', 'seq0', 'time0', 'data'], [], 'envelope')
   if (envelope) return envelope
