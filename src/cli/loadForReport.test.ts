@@ -56,11 +56,18 @@ describe('loadForReport: the inspect and lint report of loadBytes, without keepi
   it('damaged logs: a lost line (a seq gap), a torn tail, garbage, a second header', async () => {
     const text = readCorpus('acp-agent-packed-chunks-session.jsonl')
     const lines = text.split('\n').length
-    for (const at of [2, 3, Math.floor(lines / 2), lines - 2]) await bothWays(dropLine(text, at))
-    await bothWays(text.slice(0, -1))
-    await bothWays(text.slice(0, Math.floor(text.length / 2)))
-    await bothWays(text.replace('\n', '\nnot json\n'))
-    await bothWays(text + text.split('\n')[0] + '\n')
+    const damaged = [
+      ...[2, 3, Math.floor(lines / 2), lines - 2].map((at) => dropLine(text, at)),
+      text.slice(0, -1),
+      text.slice(0, Math.floor(text.length / 2)),
+      text.replace('\n', '\nnot json\n'),
+      text + text.split('\n')[0] + '\n',
+    ]
+    for (const input of damaged) {
+      const { lean } = await bothWays(input)
+      expect(lean.diagnostics.some((d) => d.severity !== 'info')).toBe(true)
+      expect(chunkEvents(lean)).toBe(0)
+    }
   })
 
   it('a log out of seq order loads as loadBytes loads it (segmenting needs seq order)', async () => {
@@ -71,10 +78,9 @@ describe('loadForReport: the inspect and lint report of loadBytes, without keepi
   })
 
   it('other inputs load as loadBytes loads them', async () => {
-    await bothWays(
-      '{"type":"text-delta","index":0,"text":"hi"}\n{"type":"finish","reason":{"kind":"stop"}}\n',
-    )
-    await bothWays('')
-    await bothWays('no format at all\n')
+    const ndjson = '{"type":"text-delta","index":0,"text":"hi"}\n{"type":"finish","reason":{"kind":"stop"}}\n'
+    expect((await bothWays(ndjson)).lean.format).toBe('chunk-ndjson')
+    expect((await bothWays('')).lean.diagnostics[0]?.message).toBe('empty input')
+    expect((await bothWays('no format at all\n')).lean.format).toBeNull()
   })
 })
