@@ -68,10 +68,20 @@ export function buildSession(
  * segmenter.session(header, []).streams.map((a) => a.id) // ['t1.s1.a1', …]
  */
 export class SessionSegmenter {
-  private readonly builder = new SessionBuilder(1 << 10)
+  private readonly builder: SessionBuilder
+
+  /** `capacity`: about how many events will come (the room grows past it). */
+  constructor(capacity = 1 << 10) {
+    this.builder = new SessionBuilder(capacity)
+  }
 
   add(event: SessionEvent): void {
     this.builder.add(event)
+  }
+
+  /** An `assistant/chunk` event given by its fields, for a reader that never built it (a packed row's member, §7). */
+  chunk(seq: number, time: number | null, turn: unknown, step: unknown, chunk: unknown): void {
+    this.builder.addChunkEvent(seq, time, turn, step, chunk)
   }
 
   /** The session so far; `events` are what the caller kept of the events it added. */
@@ -195,15 +205,13 @@ class SessionBuilder {
   }
 
   add(event: SessionEvent): void {
-    if (this.size === this.seqs.length) this.grow()
-    this.seqs[this.size] = event.seq
-    this.size += 1
+    this.note(event.seq)
     const data = isRecord(event.data) ? event.data : {}
     const turn = asInt(data['turn'])
     const step = asInt(data['step'])
     switch (event.type) {
       case 'assistant/chunk':
-        this.addChunk(event, turn, step, data['chunk'])
+        this.addChunk(event.seq, event.time, turn, step, data['chunk'])
         break
       case 'assistant/message':
         this.messageEvents.push(event)
@@ -228,7 +236,25 @@ class SessionBuilder {
     }
   }
 
-  private addChunk(event: SessionEvent, turn: number | null, step: number | null, value: unknown): void {
+  /** {@link add} of an `assistant/chunk` event with these fields. */
+  addChunkEvent(seq: number, time: number | null, turn: unknown, step: unknown, chunk: unknown): void {
+    this.note(seq)
+    this.addChunk(seq, time, asInt(turn), asInt(step), chunk)
+  }
+
+  private note(seq: number): void {
+    if (this.size === this.seqs.length) this.grow()
+    this.seqs[this.size] = seq
+    this.size += 1
+  }
+
+  private addChunk(
+    seq: number,
+    time: number | null,
+    turn: number | null,
+    step: number | null,
+    value: unknown,
+  ): void {
     const cursor = this.cursor(turn, step)
     // §6: a new attempt after a finish when more chunks of the same (turn, step) follow, or after a retry start.
     if (cursor.current === null || cursor.finished || cursor.retry !== null) {
@@ -252,7 +278,7 @@ class SessionBuilder {
       if (turn !== null && step !== null) this.ensureStep(turn, step).attempts.push(attempt)
     }
     const chunk = asChunk(value)
-    cursor.current.chunks.push({ seq: event.seq, time: event.time, chunk })
+    cursor.current.chunks.push({ seq, time, chunk })
     this.owners[this.size - 1] = cursor.index
     if (chunk.type === 'finish') cursor.finished = true
   }

@@ -29,15 +29,24 @@ export function readSessionSource(text: string, onProgress?: ProgressHook): Read
  * log's events are out of seq order (segmenting needs seq order, §6): read it with readSessionSource then.
  */
 export function readSessionStreams(text: string): ReadResult | null {
-  const segmenter = new SessionSegmenter()
+  // A packed member takes ~20 characters: room for half that many events at first (the segmenter grows).
+  const segmenter = new SessionSegmenter(text.length >> 5)
   let lastSeq = -Infinity
   let ordered = true
   let events = 0
-  const reader = new SessionJsonlReader((event) => {
+  const inOrder = (seq: number): boolean => {
     events += 1
-    if (event.seq < lastSeq) ordered = false
-    lastSeq = event.seq
-    if (ordered) segmenter.add(event)
+    if (seq < lastSeq) ordered = false
+    lastSeq = seq
+    return ordered
+  }
+  const reader = new SessionJsonlReader({
+    event: (event) => {
+      if (inOrder(event.seq)) segmenter.add(event)
+    },
+    member: (seq, time, turn, step, chunk) => {
+      if (inOrder(seq)) segmenter.chunk(seq, time, turn, step, chunk)
+    },
   })
   eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }))
   if (!ordered) return null
