@@ -1,7 +1,6 @@
 import type { Effect } from './effects'
 import { assembleOpen, type PartialBlock } from './partialBlock'
 import {
-  asHarness,
   entriesLength,
   filterEntries,
   harnessThrowOf,
@@ -143,7 +142,9 @@ export class BlockAssembler {
         const implicit = this.ensuredImplicit === 1
         if (partial.block) return { kind: 'ignored-straggler', index: chunk.index }
         const before = partial.text.length
-        partial.text = asHarness(() => partial.text + chunk.text)
+        // A throw here (text that cannot become a string, a string past V8's length limit) reaches `push`, whose
+        // catch words it as the harness does (harnessThrowOf): no closure per delta to do it here.
+        partial.text = partial.text + chunk.text
         return { kind: 'append-text', index: chunk.index, chars: partial.text.length - before, implicit }
       }
       case 'tool-call-delta': {
@@ -157,7 +158,7 @@ export class BlockAssembler {
           Boolean(chunk.name) && partial.toolCallName !== undefined && partial.toolCallName !== chunk.name
         if (chunk.name) partial.toolCallName = chunk.name
         const before = partial.toolCallArguments.length
-        partial.toolCallArguments = asHarness(() => partial.toolCallArguments + chunk.argumentsDelta)
+        partial.toolCallArguments = partial.toolCallArguments + chunk.argumentsDelta
         const chars = partial.toolCallArguments.length - before
         return { kind: 'append-arguments', index: chunk.index, chars, implicit, idChanged, nameChanged }
       }
