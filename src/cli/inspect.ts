@@ -122,7 +122,10 @@ function describeDivergence(
 
 function describeBlock(block: { readonly type: string; readonly [key: string]: unknown }): string {
   const clip = (text: unknown) => {
-    const s = JSON.stringify(String(text))
+    const whole = String(text)
+    // Only 69 quoted characters show, and each character quotes to one or more: quote a prefix, not a whole
+    // multi-megabyte block (cut past 71, a split surrogate pair only changes what is cut off).
+    const s = JSON.stringify(whole.length > 72 ? whole.slice(0, 72) : whole)
     return s.length > 72 ? `${s.slice(0, 70)}…"` : s
   }
   if (block.type === 'tool-call')

@@ -14,6 +14,7 @@ import { describeFsError, parseOptions } from './loadFile'
 import { runProxy } from './proxy/runProxy'
 import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
+import { loadForReport } from './loadForReport'
 import { runOpen } from './open/runOpen'
 import { runServe } from './serve/runServe'
 import { runShare } from './share'
@@ -126,8 +127,9 @@ export async function runBytes(
   } catch (error) {
     return cannotRead(parsed.path, error, io)
   }
+  if (parsed.recorded === undefined)
+    return report(parsed, await loadForReport(bytes, basename(parsed.path), options), io)
   const source = await loadBytes(bytes, basename(parsed.path), options)
-  if (parsed.recorded === undefined) return report(parsed, source, io)
   let trace: Uint8Array
   try {
     trace = readBytes(parsed.recorded)

@@ -1,7 +1,6 @@
 import type { Effect } from './effects'
 import { assembleOpen, type PartialBlock } from './partialBlock'
 import {
-  asHarness,
   entriesLength,
   filterEntries,
   harnessThrowOf,
@@ -56,8 +55,6 @@ export type AssemblerState = {
 
 export { assembleOpen, type PartialBlock }
 
-type Ensured = { readonly index: number; readonly implicit: boolean }
-
 export type AssembledBlocks = {
   /** `order.map(assemble)`, before max-tokens drops tool calls. */
   readonly all: readonly ContentBlock[]
@@ -98,13 +95,15 @@ export class BlockAssembler {
   private pushed = 0
   private storedFailure: PushFailure | undefined
   /** The index this push's `ensure` reached, so a push that throws after it can name its block. */
-  private ensured: Ensured | undefined
+  private ensuredIndex = 0
+  /** -1: this push has not reached `ensure`; else whether `ensure` created the partial (1) or found it (0). */
+  private ensuredImplicit: -1 | 0 | 1 = -1
 
   push(input: AnyChunk): Effect {
     const pos = this.pushed
     this.pushed += 1
     if (this.storedFailure !== undefined) return { kind: 'after-error' }
-    this.ensured = undefined
+    this.ensuredImplicit = -1
     try {
       return this.apply(input)
     } catch (thrown) {
@@ -116,9 +115,9 @@ export class BlockAssembler {
         return { kind: 'unknown-chunk', chunkType, error }
       }
       // `apply` may have set it: TypeScript cannot see that through the call.
-      const ensured = this.ensured as Ensured | undefined
-      if (ensured === undefined) return { kind: 'push-error', error }
-      return { kind: 'push-error', error, index: ensured.index, implicit: ensured.implicit }
+      const implicit = this.ensuredImplicit as -1 | 0 | 1
+      if (implicit === -1) return { kind: 'push-error', error }
+      return { kind: 'push-error', error, index: this.ensuredIndex, implicit: implicit === 1 }
     }
   }
 
@@ -139,17 +138,19 @@ export class BlockAssembler {
       case 'text-delta':
       case 'reasoning-delta': {
         // A2: the delta kind is not checked against the partial's blockType.
-        const implicit = !this.partials.has(chunk.index)
         const partial = this.ensure(chunk.index, chunk.type === 'text-delta' ? 'text' : 'reasoning')
+        const implicit = this.ensuredImplicit === 1
         if (partial.block) return { kind: 'ignored-straggler', index: chunk.index }
         const before = partial.text.length
-        partial.text = asHarness(() => partial.text + chunk.text)
+        // A throw here (text that cannot become a string, a string past V8's length limit) reaches `push`, whose
+        // catch words it as the harness does (harnessThrowOf): no closure per delta to do it here.
+        partial.text = partial.text + chunk.text
         return { kind: 'append-text', index: chunk.index, chars: partial.text.length - before, implicit }
       }
       case 'tool-call-delta': {
         // A3: every delta overwrites the id ('' included); an empty name is ignored.
-        const implicit = !this.partials.has(chunk.index)
         const partial = this.ensure(chunk.index, 'tool-call')
+        const implicit = this.ensuredImplicit === 1
         if (partial.block) return { kind: 'ignored-straggler', index: chunk.index }
         const idChanged = partial.toolCallId !== undefined && partial.toolCallId !== chunk.id
         partial.toolCallId = chunk.id
@@ -157,7 +158,7 @@ export class BlockAssembler {
           Boolean(chunk.name) && partial.toolCallName !== undefined && partial.toolCallName !== chunk.name
         if (chunk.name) partial.toolCallName = chunk.name
         const before = partial.toolCallArguments.length
-        partial.toolCallArguments = asHarness(() => partial.toolCallArguments + chunk.argumentsDelta)
+        partial.toolCallArguments = partial.toolCallArguments + chunk.argumentsDelta
         const chars = partial.toolCallArguments.length - before
         return { kind: 'append-arguments', index: chunk.index, chars, implicit, idChanged, nameChanged }
       }
@@ -165,8 +166,8 @@ export class BlockAssembler {
         // The harness reads `chunk.block.type` before anything else: a null or missing block throws here.
         const block: unknown = chunk.block
         if (block === null || block === undefined) throw nullishRead(block, 'type')
-        const implicit = !this.partials.has(chunk.index)
         const partial = this.ensure(chunk.index, (block as { type?: unknown }).type as string)
+        const implicit = this.ensuredImplicit === 1
         // A4: first close wins, even when its type or content differs from the deltas.
         if (partial.block) return { kind: 'ignored-reclose', index: chunk.index }
         // Every later test is `if (partial.block)`: a falsy block freezes nothing, so it is not stored.
@@ -196,7 +197,9 @@ export class BlockAssembler {
 
   private ensure(index: number, blockType: string): PartialBlock {
     let partial = this.partials.get(index)
-    this.ensured = { index, implicit: partial === undefined }
+    // Two fields, not an object per push: a 100 MB log pushes millions of chunks.
+    this.ensuredIndex = index
+    this.ensuredImplicit = partial === undefined ? 1 : 0
     if (!partial) {
       partial = { blockType, text: '', toolCallArguments: '' }
       this.partials.set(index, partial)

@@ -57,6 +57,9 @@ export type Finding = {
   readonly pos: number
 }
 
+/** No chunk's index (a chunk may lack one: `undefined` must not look seen). */
+const NO_INDEX = Symbol('no index')
+
 const DELTA_BLOCK_TYPE = {
   'text-delta': 'text',
   'reasoning-delta': 'reasoning',
@@ -79,29 +82,44 @@ export class StreamChecker {
   private readonly open = new Set<number>()
   /** Open blocks that a block-start opened: rule 6 (§2) concerns these; a delta-only stream never closes any. */
   private readonly started = new Set<number>()
-  private readonly acceptedDeltas = new Map<number, number>()
+  /** Blocks that accepted a delta (only whether any did matters, at their block-end). */
+  private readonly withDeltas = new Set<number>()
   private readonly seen = new Set<number>()
+  /**
+   * The index of the previous chunk that had one, already in `seen` and (when `deltaSeen`) in `withDeltas`: runs of
+   * chunks for one block skip the hashing (NaN never equals itself, so it always takes the sets' way).
+   */
+  private lastIndex: unknown = NO_INDEX
+  private deltaSeen = false
   private finishSeen = false
   private usageCount = 0
   private lastSeq = 0
   private lastPos = -1
 
+  /**
+   * A finding at the chunk last observed (for the end-of-stream rules, the stream's last chunk). A method rather
+   * than a closure built per call: a 100 MB log pushes millions of chunks through `observe`.
+   */
+  private add(rule: RuleId, message: string, params: FindingParams = {}): void {
+    const { lastSeq: seq, lastPos: pos } = this
+    this.findings.push({ rule, severity: RULES[rule], seq, message, params, pos })
+  }
+
   observe(chunk: AnyChunk, effect: Effect, assembler: BlockAssembler, pos: number, seq: number): void {
     this.lastSeq = seq
     this.lastPos = pos
-    const add = (rule: RuleId, message: string, params: FindingParams = {}): void => {
-      this.findings.push({ rule, severity: RULES[rule], seq, message, params, pos })
-    }
     // The harness's agent loop stopped at the push that threw: it never checks, or even reads, what follows.
     if (effect.kind === 'after-error') return
     if (this.finishSeen)
-      add('chunk-after-finish', `${show(chunk.type)} after the stream's finish`, { type: show(chunk.type) })
+      this.add('chunk-after-finish', `${show(chunk.type)} after the stream's finish`, {
+        type: show(chunk.type),
+      })
     if (effect.kind === 'unknown-chunk' || effect.kind === 'push-error' || !isStreamChunk(chunk)) {
       const why = isStreamChunk(chunk)
         ? `a ${chunk.type} the harness cannot read`
         : 'not one of the seven chunk types'
       const error = 'error' in effect ? effect.error : ''
-      add(
+      this.add(
         'unknown-chunk',
         `${why}: the harness's push throws "${error}" here, so its agent loop reads no further chunk and the attempt ends in that error`,
         { known: isStreamChunk(chunk) ? 'yes' : 'no', type: show(chunk.type), error },
@@ -111,13 +129,15 @@ export class StreamChecker {
     if (chunk.type === 'usage') {
       this.usageCount += 1
       if (this.usageCount > 1)
-        add('usage-duplicate', `usage chunk #${this.usageCount}; the last one wins`, { n: this.usageCount })
+        this.add('usage-duplicate', `usage chunk #${this.usageCount}; the last one wins`, {
+          n: this.usageCount,
+        })
       return
     }
     if (chunk.type === 'finish') {
       const kind = chunk.reason?.kind
       if ((kind === 'stop' || kind === 'tool-calls' || kind === 'max-tokens') && this.started.size > 0) {
-        add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.started)} still open`, {
+        this.add('finish-open-blocks', `finish ${kind} while ${describeOpen(this.started)} still open`, {
           reason: kind,
           ...openParams(this.started),
         })
@@ -129,19 +149,27 @@ export class StreamChecker {
     const index = chunk.index
     const validIndex = Number.isSafeInteger(index) && index >= 0
     if (!validIndex)
-      add('index-invalid', `index ${JSON.stringify(index)} is not a non-negative integer`, {
+      this.add('index-invalid', `index ${JSON.stringify(index)} is not a non-negative integer`, {
         index: String(JSON.stringify(index)),
       })
-    const isNew = !this.seen.has(index)
+    const isNew = index !== this.lastIndex && !this.seen.has(index)
+    if (index !== this.lastIndex) {
+      this.lastIndex = index
+      this.deltaSeen = false
+    }
     if (isNew) {
       if (validIndex && index !== this.seen.size) {
-        add('index-order', `block ${show(index)} opened where block ${this.seen.size} was expected next`, {
-          index: show(index),
-          expected: this.seen.size,
-        })
+        this.add(
+          'index-order',
+          `block ${show(index)} opened where block ${this.seen.size} was expected next`,
+          {
+            index: show(index),
+            expected: this.seen.size,
+          },
+        )
       }
       if (this.open.size > 0) {
-        add('blocks-overlap', `block ${show(index)} opens while ${describeOpen(this.open)} still open`, {
+        this.add('blocks-overlap', `block ${show(index)} opens while ${describeOpen(this.open)} still open`, {
           index: show(index),
           ...openParams(this.open),
         })
@@ -155,7 +183,7 @@ export class StreamChecker {
     switch (chunk.type) {
       case 'block-start':
         if (!isNew)
-          add('start-duplicate', `second block-start for block ${show(index)}; ignored`, {
+          this.add('start-duplicate', `second block-start for block ${show(index)}; ignored`, {
             index: show(index),
           })
         return
@@ -163,23 +191,30 @@ export class StreamChecker {
       case 'reasoning-delta':
       case 'tool-call-delta': {
         if (isNew)
-          add('delta-without-start', `block ${show(index)} begins with a ${chunk.type} (no block-start)`, {
-            index: show(index),
-            type: chunk.type,
-          })
+          this.add(
+            'delta-without-start',
+            `block ${show(index)} begins with a ${chunk.type} (no block-start)`,
+            {
+              index: show(index),
+              type: chunk.type,
+            },
+          )
         if (effect.kind === 'ignored-straggler') {
-          add('delta-after-end', `${chunk.type} for block ${show(index)} after its block-end; ignored`, {
+          this.add('delta-after-end', `${chunk.type} for block ${show(index)} after its block-end; ignored`, {
             type: chunk.type,
             index: show(index),
           })
           return
         }
-        this.acceptedDeltas.set(index, (this.acceptedDeltas.get(index) ?? 0) + 1)
+        if (!this.deltaSeen) {
+          this.withDeltas.add(index)
+          this.deltaSeen = true
+        }
         const expected = DELTA_BLOCK_TYPE[chunk.type]
         if (partial && partial.blockType !== expected) {
           const lost =
             partial.blockType === 'tool-call' ? ' (its text is lost: tool calls assemble from arguments)' : ''
-          add(
+          this.add(
             'delta-type-mismatch',
             `${chunk.type} into ${show(partial.blockType)} block ${show(index)}${lost}`,
             {
@@ -194,13 +229,13 @@ export class StreamChecker {
       }
       case 'block-end': {
         if (effect.kind === 'ignored-reclose') {
-          add('end-duplicate', `second block-end for block ${show(index)}; ignored (first close wins)`, {
+          this.add('end-duplicate', `second block-end for block ${show(index)}; ignored (first close wins)`, {
             index: show(index),
           })
           return
         }
         if (effect.kind === 'close-without-block') {
-          add(
+          this.add(
             'end-without-block',
             `block-end for block ${show(index)} carries ${show(chunk.block)} as its block; the harness tests \`if (partial.block)\`, so block ${show(index)} stays open and assembles from its deltas`,
             { index: show(index), block: show(chunk.block) },
@@ -210,7 +245,7 @@ export class StreamChecker {
         const closedType: unknown = (chunk.block as { type?: unknown }).type
         const closedText: unknown = (chunk.block as { text?: unknown }).text
         if ((closedType === 'text' || closedType === 'reasoning') && typeof closedText !== 'string') {
-          add(
+          this.add(
             'block-text-invalid',
             `block-end for block ${show(index)}: a ${closedType} block whose text is ${show(closedText)}, not a string; the harness's interruptedBlocks() throws on it, so a cancel after this chunk keeps nothing`,
             { index: show(index), blockType: closedType, text: show(closedText) },
@@ -219,21 +254,21 @@ export class StreamChecker {
         this.open.delete(index)
         this.started.delete(index)
         if (isNew)
-          add('end-without-start', `block-end for block ${show(index)}, never seen before`, {
+          this.add('end-without-start', `block-end for block ${show(index)}, never seen before`, {
             index: show(index),
           })
         if (!partial) return
         if (chunk.block.type !== partial.blockType) {
-          add(
+          this.add(
             'end-type-mismatch',
             `block-end type ${show(chunk.block.type)} for a ${show(partial.blockType)} block ${show(index)}`,
             { endType: show(chunk.block.type), blockType: show(partial.blockType), index: show(index) },
           )
         }
-        if ((this.acceptedDeltas.get(index) ?? 0) > 0) {
+        if (this.withDeltas.has(index)) {
           const streamed = tryAssembleOpen(partial, index)
           if (streamed !== null && !jsonEqual(streamed, chunk.block)) {
-            add(
+            this.add(
               'end-content-mismatch',
               `block-end for block ${show(index)} differs from what its deltas built; the block-end wins`,
               { index: show(index) },
@@ -247,26 +282,22 @@ export class StreamChecker {
 
   /** End-of-stream rules, evaluated on the final state; their seq is the last chunk's. */
   end(assembler: BlockAssembler): Finding[] {
-    const seq = this.lastSeq
     const pos = this.lastPos
     this.endFindingsFrom = this.findings.length
-    const add = (rule: RuleId, message: string, params: FindingParams = {}): void => {
-      this.findings.push({ rule, severity: RULES[rule], seq, message, params, pos })
-    }
     // A push threw: the harness's attempt ended in that error (reported at its chunk), not at a stream end.
     if (pos < 0 || assembler.failure !== undefined) return this.findings
     if (!assembler.hasFinish)
-      add('finish-missing', 'the stream ends without a finish chunk; it reads as stop')
-    else if (this.usageCount === 0) add('usage-missing', 'the stream has a finish but no usage chunk')
+      this.add('finish-missing', 'the stream ends without a finish chunk; it reads as stop')
+    else if (this.usageCount === 0) this.add('usage-missing', 'the stream has a finish but no usage chunk')
 
     let assembled
     try {
       assembled = assembler.assembled()
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      if (message.startsWith('cannot assemble')) add('unknown-block-type', message, { error: message })
+      if (message.startsWith('cannot assemble')) this.add('unknown-block-type', message, { error: message })
       else
-        add(
+        this.add(
           'replay-state-invalid',
           `reading the result throws "${message}": the finish's replayState.blocks is not an array`,
           { error: message },
@@ -276,12 +307,12 @@ export class StreamChecker {
     const finish = assembler.finish
     const toolCalls = assembled.all.filter((block) => block.type === 'tool-call')
     if (finish.kind === 'tool-calls' && toolCalls.length === 0) {
-      add('finish-reason-inconsistent', 'finish tool-calls but the message has no tool-call block', {
+      this.add('finish-reason-inconsistent', 'finish tool-calls but the message has no tool-call block', {
         variant: 'none',
         count: 0,
       })
     } else if (finish.kind === 'stop' && assembler.hasFinish && toolCalls.length > 0) {
-      add(
+      this.add(
         'finish-reason-inconsistent',
         `finish stop but the message has ${toolCalls.length} tool-call block(s)`,
         { variant: 'stop', count: toolCalls.length },
@@ -289,7 +320,7 @@ export class StreamChecker {
     }
     const dropped = assembled.all.length - assembled.blocks.length
     if (dropped > 0)
-      add('tool-call-dropped', `max-tokens dropped ${dropped} tool-call block(s)`, { count: dropped })
+      this.add('tool-call-dropped', `max-tokens dropped ${dropped} tool-call block(s)`, { count: dropped })
 
     for (const [position, index] of assembler.indexes.entries()) {
       const block = assembled.all[position]
@@ -299,7 +330,7 @@ export class StreamChecker {
       const synthesized =
         partial !== undefined && partial.block === undefined && partial.toolCallId === undefined
       if (call.id === '' || synthesized) {
-        add(
+        this.add(
           'tool-call-id-missing',
           `tool call in block ${show(index)} has ${synthesized ? `the synthesized id ${show(call.id)}` : 'an empty id'}`,
           { index: show(index), synthesized: synthesized ? 'yes' : 'no', id: show(call.id) },
@@ -307,14 +338,18 @@ export class StreamChecker {
       }
       if (dropped > 0) continue // only kept blocks are checked for arguments
       if (!isValidJson(call.arguments)) {
-        add('tool-arguments-invalid', `tool call in block ${show(index)}: arguments are not valid JSON`, {
-          index: show(index),
-        })
+        this.add(
+          'tool-arguments-invalid',
+          `tool call in block ${show(index)}: arguments are not valid JSON`,
+          {
+            index: show(index),
+          },
+        )
       }
     }
     const envelope = assembler.rawReplayState
     if (envelope?.blocks !== undefined && envelope.blocks.length !== assembled.all.length) {
-      add(
+      this.add(
         'replay-misaligned',
         `replayState has ${envelope.blocks.length} block entries for ${assembled.all.length} blocks; discarded`,
         { entries: envelope.blocks.length, blocks: assembled.all.length },

@@ -57,6 +57,40 @@ export function buildSession(
   return { header, events, turns: builder.turns(), streams: builder.streams, messages }
 }
 
+/**
+ * {@link buildSession} fed one event at a time, for a reader that hands each event over as it reads it instead of
+ * collecting them first (`chunkscope inspect` keeps no chunk events: they live on in their streams). The events
+ * must come in seq order (§6 segments in seq order; buildSession sorts a copy when a log is out of order).
+ *
+ * @example
+ * const segmenter = new SessionSegmenter()
+ * for (const event of events) segmenter.add(event)
+ * segmenter.session(header, []).streams.map((a) => a.id) // ['t1.s1.a1', …]
+ */
+export class SessionSegmenter {
+  private readonly builder: SessionBuilder
+
+  /** `capacity`: about how many events will come (the room grows past it). */
+  constructor(capacity = 1 << 10) {
+    this.builder = new SessionBuilder(capacity)
+  }
+
+  add(event: SessionEvent): void {
+    this.builder.add(event)
+  }
+
+  /** An `assistant/chunk` event given by its fields, for a reader that never built it (a packed row's member, §7). */
+  chunk(seq: number, time: number | null, turn: unknown, step: unknown, chunk: unknown): void {
+    this.builder.addChunkEvent(seq, time, turn, step, chunk)
+  }
+
+  /** The session so far; `events` are what the caller kept of the events it added. */
+  session(header: SessionHeader | null, events: SessionEvent[]): Session {
+    const messages = this.builder.link()
+    return { header, events, turns: this.builder.turns(), streams: this.builder.streams, messages }
+  }
+}
+
 /** A bare chunk file as a session: no header, no turns, one stream (§6 last line). */
 export function buildStreamSession(chunks: SourcedChunk[]): Session {
   return streamsSession([bareStream('stream', chunks)])
@@ -161,24 +195,23 @@ class SessionBuilder {
    * owning it, -1 when it is no chunk. Typed arrays searched by bisection rather than a Map keyed by seq: a 100 MB
    * log holds millions of events, and hashing each of them cost more than reading the file.
    */
-  private readonly seqs: Float64Array
-  private readonly owners: Int32Array
+  private seqs: Float64Array
+  private owners: Int32Array
   private size = 0
 
   constructor(capacity: number) {
-    this.seqs = new Float64Array(capacity)
-    this.owners = new Int32Array(capacity).fill(-1)
+    this.seqs = new Float64Array(Math.max(1, capacity))
+    this.owners = new Int32Array(this.seqs.length).fill(-1)
   }
 
   add(event: SessionEvent): void {
-    this.seqs[this.size] = event.seq
-    this.size += 1
+    this.note(event.seq)
     const data = isRecord(event.data) ? event.data : {}
     const turn = asInt(data['turn'])
     const step = asInt(data['step'])
     switch (event.type) {
       case 'assistant/chunk':
-        this.addChunk(event, turn, step, data['chunk'])
+        this.addChunk(event.seq, event.time, turn, step, data['chunk'])
         break
       case 'assistant/message':
         this.messageEvents.push(event)
@@ -203,7 +236,25 @@ class SessionBuilder {
     }
   }
 
-  private addChunk(event: SessionEvent, turn: number | null, step: number | null, value: unknown): void {
+  /** {@link add} of an `assistant/chunk` event with these fields. */
+  addChunkEvent(seq: number, time: number | null, turn: unknown, step: unknown, chunk: unknown): void {
+    this.note(seq)
+    this.addChunk(seq, time, asInt(turn), asInt(step), chunk)
+  }
+
+  private note(seq: number): void {
+    if (this.size === this.seqs.length) this.grow()
+    this.seqs[this.size] = seq
+    this.size += 1
+  }
+
+  private addChunk(
+    seq: number,
+    time: number | null,
+    turn: number | null,
+    step: number | null,
+    value: unknown,
+  ): void {
     const cursor = this.cursor(turn, step)
     // §6: a new attempt after a finish when more chunks of the same (turn, step) follow, or after a retry start.
     if (cursor.current === null || cursor.finished || cursor.retry !== null) {
@@ -227,9 +278,19 @@ class SessionBuilder {
       if (turn !== null && step !== null) this.ensureStep(turn, step).attempts.push(attempt)
     }
     const chunk = asChunk(value)
-    cursor.current.chunks.push({ seq: event.seq, time: event.time, chunk })
+    cursor.current.chunks.push({ seq, time, chunk })
     this.owners[this.size - 1] = cursor.index
     if (chunk.type === 'finish') cursor.finished = true
+  }
+
+  /** Doubles the room for events (a {@link SessionSegmenter} does not know their count in advance). */
+  private grow(): void {
+    const seqs = new Float64Array(this.seqs.length * 2)
+    seqs.set(this.seqs)
+    const owners = new Int32Array(seqs.length).fill(-1)
+    owners.set(this.owners)
+    this.seqs = seqs
+    this.owners = owners
   }
 
   /** Links every message that cites chunks to the attempt holding most of them (§6). */

@@ -1,6 +1,15 @@
+import type { AnyChunk } from '../core/protocol'
 import type { PackedRowType, SessionEvent, SessionHeader } from '../core/session'
 import { chunkProblem } from './chunkShape'
 import { eachLine, isBlank, kindOf, parseJson, preview, type ProgressHook, type TextLine } from './json'
+import {
+  checkPackedRow,
+  decodePackedRow,
+  isPackedRowType,
+  isSeq,
+  memberChunk,
+  type EventSink,
+} from './packedRow'
 import type { Diagnostic } from './types'
 import { isRecord } from '../core/base/isRecord'
 
@@ -38,29 +47,53 @@ export function readSessionJsonl(text: string, onProgress?: ProgressHook): Sessi
   return reader.result()
 }
 
-const PACKED_DELTA_TYPES = {
-  'text-chunks': 'text-delta',
-  'reasoning-chunks': 'reasoning-delta',
-  'tool-call-chunks': 'tool-call-delta',
-} as const satisfies Record<PackedRowType, string>
+export { decodePackedRow, type EventSink }
 
-function isPackedRowType(type: string): type is PackedRowType {
-  return Object.hasOwn(PACKED_DELTA_TYPES, type)
+/**
+ * Where a {@link SessionJsonlReader} hands its events as it reads them, in file order: `event` gets every event
+ * but a packed row's members, which go to `member` as the fields their events would hold (§7), unbuilt.
+ */
+export type EventHandOver = {
+  event(event: SessionEvent): void
+  member(seq: number, time: number, turn: unknown, step: unknown, chunk: AnyChunk): void
 }
 
 /**
  * The reader behind {@link readSessionJsonl}, usable record by record: a live capture (src/app/live/liveHub.ts) feeds
  * each record as it arrives (`readRecord`, no JSON text in between) and reads the state so far (`soFar`) after each
  * batch, instead of re-reading the whole log.
+ *
+ * With a `handOver`, every event goes to it as it is read, in file order (a packed row's members unbuilt), and the
+ * reader keeps only the events that are no `assistant/chunk`: `chunkscope inspect` segments the chunks straight
+ * into their streams, so a 100 MB log's millions of chunk events are never built or all alive at once. Counts and
+ * diagnostics are the same either way.
  */
 export class SessionJsonlReader {
   private header: SessionHeader | null = null
   private readonly events: SessionEvent[] = []
+  /** Events handed over so far (with `handOver`). */
+  private handed = 0
+  private readonly sink: EventSink
   private readonly diagnostics: Diagnostic[] = []
   private sawRecord = false
   private expectedSeq = 0
   private damage: { line: number; events: number; what: string } | null = null
   private lastTurnEndLine = 0
+
+  constructor(private readonly handOver?: EventHandOver) {
+    this.sink = handOver === undefined ? this.events : { push: (event) => this.pass(handOver, event) }
+  }
+
+  private pass(handOver: EventHandOver, event: SessionEvent): void {
+    this.handed += 1
+    handOver.event(event)
+    if (event.type !== 'assistant/chunk') this.events.push(event)
+  }
+
+  /** Events read so far, kept or handed over. */
+  private get count(): number {
+    return this.handOver === undefined ? this.events.length : this.handed
+  }
 
   read(line: TextLine): void {
     if (isBlank(line.text)) return
@@ -120,7 +153,7 @@ export class SessionJsonlReader {
       this.report(line, 'warning', `${type} seq ${seq}: sourceEventSeqs is not an array of seqs; ignored`)
     }
     const data = record['data']
-    this.events.push({
+    this.sink.push({
       type,
       seq,
       time: typeof time === 'number' ? time : null,
@@ -138,14 +171,29 @@ export class SessionJsonlReader {
 
   /** §7: a packed row decodes to one assistant/chunk per member, or is skipped whole as malformed. */
   private packedRow(row: Record<string, unknown>, type: PackedRowType, line: number): void {
-    const first = this.events.length
-    const malformed = decodePackedRow(row, type, line, this.events)
+    const first = this.count
+    const malformed =
+      this.handOver === undefined ? decodePackedRow(row, type, line, this.sink) : this.handMembers(row, type)
     if (malformed !== null) return this.badLine(line, `malformed ${type} row: ${malformed}`)
-    this.checkSeq(row['seq0'] as number, this.events.length - first, line, first)
+    this.checkSeq(row['seq0'] as number, this.count - first, line, first)
+  }
+
+  /** decodePackedRow for a hand-over: the members go out without an event object each. */
+  private handMembers(row: Record<string, unknown>, type: PackedRowType): string | null {
+    const members = checkPackedRow(row, type)
+    if (typeof members === 'string') return members
+    const { seq0, dt, turn, step, payload } = members
+    let time = members.time0
+    for (let k = 0; k < payload.length; k++) {
+      if (k > 0) time += dt[k - 1]!
+      this.handOver!.member(seq0 + k, time, turn, step, memberChunk(members, k))
+    }
+    this.handed += payload.length
+    return null
   }
 
   /** `before`: how many events precede this line's (the committed prefix, if the line breaks it). */
-  private checkSeq(seq: number, count: number, line: number, before = this.events.length): void {
+  private checkSeq(seq: number, count: number, line: number, before = this.count): void {
     // §6: after decoding, seq runs 0, 1, 2… without gaps.
     if (seq > this.expectedSeq) {
       this.report(line, 'warning', `seq gap: expected ${this.expectedSeq}, got ${seq}`)
@@ -162,7 +210,7 @@ export class SessionJsonlReader {
     this.markDamage(line, 'a bad line')
   }
 
-  private markDamage(line: number, what: string, before = this.events.length): void {
+  private markDamage(line: number, what: string, before = this.count): void {
     this.damage ??= { line, events: before, what }
   }
 
@@ -183,10 +231,9 @@ export class SessionJsonlReader {
   }
 
   result(): SessionJsonlRead {
-    const { header, events, diagnostics, damage } = this
-    if (damage === null)
-      return { header, events, diagnostics, committed: { damage: 'none', events: events.length } }
-    const after = events.length - damage.events
+    const { header, events, diagnostics, damage, count } = this
+    if (damage === null) return { header, events, diagnostics, committed: { damage: 'none', events: count } }
+    const after = count - damage.events
     if (this.lastTurnEndLine > damage.line) {
       this.report(
         damage.line,
@@ -214,104 +261,6 @@ export class SessionJsonlReader {
       committed: { damage: 'crash-boundary', events: damage.events, line: damage.line },
     }
   }
-}
-
-/**
- * §7 decoding and every validity rule: appends one assistant/chunk per member to `into` and returns null, or
- * returns why the row is malformed and appends nothing. Member k: seq = seq0 + k, time = time0 + dt[0] + … +
- * dt[k-1] (dt may be negative). Every rule is checked before the first member is built.
- */
-export function decodePackedRow(
-  row: Record<string, unknown>,
-  type: PackedRowType,
-  line: number,
-  into: SessionEvent[],
-): string | null {
-  const envelope = exactKeys(row, ['type', 'seq0', 'time0', 'data'], [], 'envelope')
-  if (envelope) return envelope
-  const { seq0, time0, data } = row
-  if (!isSeq(seq0)) return `seq0 is not a non-negative safe integer (got ${JSON.stringify(seq0)})`
-  if (!Number.isSafeInteger(time0)) return `time0 is not a safe integer (got ${JSON.stringify(time0)})`
-  if (!isRecord(data)) return `data is not an object (got ${kindOf(data)})`
-  const isToolCall = type === 'tool-call-chunks'
-  const payloadKey = isToolCall ? 'args' : 'texts'
-  const dataKeys = exactKeys(
-    data,
-    isToolCall ? ['turn', 'step', 'index', 'dt', 'id', 'args'] : ['turn', 'step', 'index', 'dt', 'texts'],
-    isToolCall ? ['name'] : [],
-    'data',
-  )
-  if (dataKeys) return dataKeys
-  const payload = data[payloadKey]
-  if (!Array.isArray(payload)) return `${payloadKey} is not an array (got ${kindOf(payload)})`
-  if (payload.length === 0) return `${payloadKey} is empty`
-  const nonString = payload.findIndex((member) => typeof member !== 'string')
-  if (nonString !== -1)
-    return `${payloadKey}[${nonString}] is not a string (got ${kindOf(payload[nonString])})`
-  const dt = data['dt']
-  if (!Array.isArray(dt)) return `dt is not an array (got ${kindOf(dt)})`
-  if (dt.length !== payload.length - 1) {
-    return `dt has ${dt.length} entries, expected ${payload.length - 1} (one fewer than the ${payload.length} ${payloadKey})`
-  }
-  const badGap = dt.findIndex((gap) => !Number.isSafeInteger(gap))
-  if (badGap !== -1) return `dt[${badGap}] is not a safe integer (got ${JSON.stringify(dt[badGap])})`
-  const { id, name } = data
-  if (isToolCall && typeof id !== 'string') return `id is not a string (got ${kindOf(id)})`
-  const hasName = isToolCall && 'name' in data
-  if (hasName && typeof name !== 'string') return `name is not a string (got ${kindOf(name)})`
-  const lastSeq = (seq0 as number) + (payload.length - 1)
-  if (!Number.isSafeInteger(lastSeq))
-    return `seq of member ${payload.length - 1} (${lastSeq}) is not a safe integer`
-
-  let time = time0 as number
-  for (let k = 1; k < payload.length; k++) {
-    time += dt[k - 1] as number
-    if (!Number.isSafeInteger(time)) return `time of member ${k} leaves the safe integer range`
-  }
-
-  const { turn, step, index } = data
-  const deltaType = PACKED_DELTA_TYPES[type]
-  time = time0 as number
-  for (let k = 0; k < payload.length; k++) {
-    if (k > 0) time += dt[k - 1] as number
-    const member = payload[k] as string
-    // Literal objects, not spreads: a 100 MB log decodes millions of members.
-    const chunk = !isToolCall
-      ? { type: deltaType, index, text: member }
-      : hasName
-        ? { type: deltaType, index, id, name, argumentsDelta: member }
-        : { type: deltaType, index, id, argumentsDelta: member }
-    into.push({
-      type: 'assistant/chunk',
-      seq: (seq0 as number) + k,
-      time,
-      data: { turn, step, chunk },
-      line,
-      packed: type,
-    })
-  }
-  return null
-}
-
-/** Null when the object's keys are exactly `required` plus any of `optional`, else what is wrong. */
-function exactKeys(
-  value: Record<string, unknown>,
-  required: readonly string[],
-  optional: readonly string[],
-  what: string,
-): string | null {
-  const missing = required.filter((key) => !Object.hasOwn(value, key))
-  if (missing.length > 0) return `${what} lacks ${missing.map((key) => `"${key}"`).join(', ')}`
-  const extra = Object.keys(value).filter((key) => !required.includes(key) && !optional.includes(key))
-  if (extra.length > 0) {
-    const allowed = [...required, ...optional.map((key) => `${key}?`)].join(', ')
-    return `${what} has unexpected ${extra.map((key) => `"${key}"`).join(', ')} (allowed: ${allowed})`
-  }
-  return null
-}
-
-function isSeq(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0
 }
 
 /** §6 header fields, kept when of the right type; a wrong type is reported and left out. */

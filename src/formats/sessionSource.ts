@@ -1,6 +1,6 @@
-import { buildSession, type Session } from '../core/session'
-import type { ProgressHook } from './json'
-import { readSessionJsonl } from './sessionJsonl'
+import { buildSession, SessionSegmenter, type Session } from '../core/session'
+import { eachLine, type ProgressHook } from './json'
+import { readSessionJsonl, SessionJsonlReader } from './sessionJsonl'
 import type { Diagnostic, ReadResult } from './types'
 
 /** A harness session log (docs/protocol.md §6) as one session, with what its citations say about it. */
@@ -17,6 +17,46 @@ export function readSessionSource(text: string, onProgress?: ProgressHook): Read
     return { diagnostics, sessions: [] }
   }
   const session = buildSession(read.header, read.events, onProgress && scaled(0.6, 0.4))
+  diagnostics.push(...citationDiagnostics(session))
+  return { diagnostics, sessions: [session] }
+}
+
+/**
+ * {@link readSessionSource} for a caller that reads the streams, messages and diagnostics but not
+ * `session.events` (`chunkscope inspect` and `lint`): each event is segmented as it is read, and the session keeps
+ * only the events that are no `assistant/chunk` — those live on in their streams — so a 100 MB log never holds
+ * millions of chunk events next to its streams. Everything else is what readSessionSource gives. Null when the
+ * log's events are out of seq order (segmenting needs seq order, §6): read it with readSessionSource then.
+ */
+export function readSessionStreams(text: string): ReadResult | null {
+  // A packed member takes ~20 characters: room for half that many events at first (the segmenter grows).
+  const segmenter = new SessionSegmenter(text.length >> 5)
+  let lastSeq = -Infinity
+  let ordered = true
+  let events = 0
+  const inOrder = (seq: number): boolean => {
+    events += 1
+    if (seq < lastSeq) ordered = false
+    lastSeq = seq
+    return ordered
+  }
+  const reader = new SessionJsonlReader({
+    event: (event) => {
+      if (inOrder(event.seq)) segmenter.add(event)
+    },
+    member: (seq, time, turn, step, chunk) => {
+      if (inOrder(seq)) segmenter.chunk(seq, time, turn, step, chunk)
+    },
+  })
+  eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }))
+  if (!ordered) return null
+  const read = reader.result()
+  const diagnostics = read.diagnostics
+  if (read.header === null && events === 0) {
+    diagnostics.push({ severity: 'error', message: 'no session header and no events could be read' })
+    return { diagnostics, sessions: [] }
+  }
+  const session = segmenter.session(read.header, read.events)
   diagnostics.push(...citationDiagnostics(session))
   return { diagnostics, sessions: [session] }
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { loadBytes } from '../formats/loadBytes'
+import type { LoadedSource } from '../formats/types'
+import { corpusFiles, readCorpus } from '../test/corpus'
+import { generateSessionLog } from '../test/generateSession'
+import { buildInspectReport, formatInspect, formatLint } from './inspect'
+import { loadForReport } from './loadForReport'
+
+const encode = (text: string) => new TextEncoder().encode(text)
+
+/** `inspect --json`, `inspect` and `lint` of one input, loaded both ways. */
+async function bothWays(text: string): Promise<{ lean: LoadedSource; full: LoadedSource }> {
+  const bytes = encode(text)
+  const lean = await loadForReport(bytes, 'session.jsonl', {})
+  const full = await loadBytes(bytes, 'session.jsonl', {})
+  const leanReport = buildInspectReport(lean)
+  const fullReport = buildInspectReport(full)
+  expect(leanReport).toEqual(fullReport)
+  expect(formatInspect('session.jsonl', leanReport)).toBe(formatInspect('session.jsonl', fullReport))
+  expect(formatLint('session.jsonl', leanReport)).toBe(formatLint('session.jsonl', fullReport))
+  return { lean, full }
+}
+
+const chunkEvents = (source: LoadedSource) =>
+  source.sessions.flatMap((session) => session.events).filter((e) => e.type === 'assistant/chunk').length
+
+/** The log without its `at`-th line (1-based), or with lines `at` and `at + 1` swapped. */
+function dropLine(text: string, at: number): string {
+  const lines = text.split('\n')
+  lines.splice(at - 1, 1)
+  return lines.join('\n')
+}
+function swapLines(text: string, at: number): string {
+  const lines = text.split('\n')
+  ;[lines[at - 1], lines[at]] = [lines[at]!, lines[at - 1]!]
+  return lines.join('\n')
+}
+
+describe('loadForReport: the inspect and lint report of loadBytes, without keeping chunk events', () => {
+  it.each(corpusFiles())('%s', async (name) => {
+    const text = readCorpus(name)
+    const { lean, full } = await bothWays(text)
+    expect(chunkEvents(lean)).toBe(0)
+    expect(lean.sessions[0]!.events).toEqual(
+      full.sessions[0]!.events.filter((e) => e.type !== 'assistant/chunk'),
+    )
+  })
+
+  it('a generated log with mismatched messages, stragglers and tool errors', async () => {
+    const log = generateSessionLog({ targetChars: 200_000, deltas: 40, mismatchEvery: 3, stragglerEvery: 4 })
+    expect(log.mismatched.length).toBeGreaterThan(0)
+    const { lean } = await bothWays(log.text)
+    expect(chunkEvents(lean)).toBe(0)
+  })
+
+  it('damaged logs: a lost line (a seq gap), a torn tail, garbage, a second header', async () => {
+    const text = readCorpus('acp-agent-packed-chunks-session.jsonl')
+    const lines = text.split('\n').length
+    const damaged = [
+      ...[2, 3, Math.floor(lines / 2), lines - 2].map((at) => dropLine(text, at)),
+      text.slice(0, -1),
+      text.slice(0, Math.floor(text.length / 2)),
+      text.replace('\n', '\nnot json\n'),
+      text + text.split('\n')[0] + '\n',
+    ]
+    for (const input of damaged) {
+      const { lean } = await bothWays(input)
+      expect(lean.diagnostics.some((d) => d.severity !== 'info')).toBe(true)
+      expect(chunkEvents(lean)).toBe(0)
+    }
+  })
+
+  it('a log out of seq order loads as loadBytes loads it (segmenting needs seq order)', async () => {
+    const text = readCorpus('acp-agent-packed-chunks-session.jsonl')
+    const { lean, full } = await bothWays(swapLines(text, 3))
+    expect(chunkEvents(lean)).toBe(chunkEvents(full))
+    expect(chunkEvents(lean)).toBeGreaterThan(0)
+  })
+
+  it('other inputs load as loadBytes loads them', async () => {
+    const ndjson = '{"type":"text-delta","index":0,"text":"hi"}\n{"type":"finish","reason":{"kind":"stop"}}\n'
+    expect((await bothWays(ndjson)).lean.format).toBe('chunk-ndjson')
+    expect((await bothWays('')).lean.diagnostics[0]?.message).toBe('empty input')
+    expect((await bothWays('no format at all\n')).lean.format).toBeNull()
+  })
+})
