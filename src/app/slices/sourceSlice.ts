@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import type { AssemblerState } from '../../core/BlockAssembler'
 import { ReplayBuilder, ReplayEngine } from '../../core/ReplayEngine'
 import { findStream, listStreams, type StreamEntry } from '../../formats/streamRefs'
@@ -94,7 +95,7 @@ export function createSourceSlice(
     const cached = results.engine(entry)
     if (cached !== null) return cached
     results.startBuilding(entry)
-    const chunks = entry.attempt.chunks
+    const chunks = chunksOf(entry.attempt)
     const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
     if (chunks.length > SLICE)
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
@@ -164,7 +165,7 @@ export function createSourceSlice(
         const streams = listStreams(source)
         const entry =
           findStream(source, at.stream ?? null) ??
-          streams.find((candidate) => candidate.attempt.chunks.length > 0) ??
+          streams.find((candidate) => chunksOf(candidate.attempt).length > 0) ??
           streams[0] ??
           null
         const seed =
@@ -247,7 +248,8 @@ export function updateFollow({ get, set }: SliceApi): void {
 /** The stream live mode follows: the last stream with chunks (the newest capture's latest attempt). */
 export function newestStream(source: LoadedSource | null): StreamEntry | null {
   const streams = listStreams(source)
-  for (let i = streams.length - 1; i >= 0; i--) if (streams[i]!.attempt.chunks.length > 0) return streams[i]!
+  for (let i = streams.length - 1; i >= 0; i--)
+    if (chunksOf(streams[i]!.attempt).length > 0) return streams[i]!
   return streams.at(-1) ?? null
 }
 

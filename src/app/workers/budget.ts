@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import type { Attempt } from '../../core/session'
 import type { Diagnostic, LoadedSource } from '../../formats/types'
 
@@ -52,8 +53,8 @@ export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSE
     for (const attempt of session.streams) {
       const cut = findCut(attempt, limits)
       if (cut === null) continue
-      const total = attempt.chunks.length
-      attempt.chunks = attempt.chunks.slice(0, cut.at)
+      const total = chunksOf(attempt).length
+      attempt.chunks = chunksOf(attempt).slice(0, cut.at)
       const where = source.sessions.length > 1 ? `session ${sessionIndex + 1}, stream` : 'stream'
       cuts.push({
         severity: 'error',
@@ -71,13 +72,13 @@ export function cutNotice(source: LoadedSource): string | null {
 }
 
 function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: string } | null {
-  const chunks = attempt.chunks
+  const chunks = chunksOf(attempt)
   const indexes = new Set<unknown>()
   let chars = 0
   for (let i = 0; i < chunks.length; i++) {
-    const { seq, chunk } = chunks[i]!
+    const chunk = chunks.chunkAt(i)
     // Only worded once a limit is crossed: toLocaleString per chunk would cost seconds for a million.
-    const where = () => `chunk ${count(i + 1)} (seq ${seq})`
+    const where = () => `chunk ${count(i + 1)} (seq ${chunks.seqAt(i)})`
     if (i >= limits.chunksPerStream)
       return { at: i, why: `a stream may have at most ${count(limits.chunksPerStream)} chunks here` }
     const index: unknown = (chunk as { index?: unknown }).index
