@@ -79,8 +79,12 @@ export type SourceSliceOptions = {
   readonly yieldToHost: () => Promise<void>
 }
 
-/** Streams up to this many chunks build their engine in one go; longer ones in slices with progress. */
+/** Streams up to this many chunks show the replay's progress (shorter ones build in a slice or two). */
 const SLICE = 50_000
+/** An engine-building slice lasts about this long before the page gets the thread back (a long task is > 50 ms). */
+const SLICE_MS = 25
+/** Chunks pushed between two reads of the clock. */
+const STEP = 2048
 
 export function createSourceSlice(
   api: SliceApi,
@@ -99,7 +103,12 @@ export function createSourceSlice(
     const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
     if (chunks.length > SLICE)
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
-    while (!builder.advance(SLICE)) {
+    for (;;) {
+      // Time-bound slices: a fixed count of chunks is a long task on a loaded machine (pushes cost more there).
+      const started = performance.now()
+      let done = builder.advance(STEP)
+      while (!done && performance.now() - started < SLICE_MS) done = builder.advance(STEP)
+      if (done) break
       set({ progress: { phase: 'replaying', done: builder.processed, total: chunks.length } })
       await options.yieldToHost()
       if (token !== generation) return null

@@ -48,6 +48,7 @@ export function refuseInput(
  * // 'over the browser limit: stream "stream" was cut to its first 20,000 of 1,000,000 chunks: chunk 20,001 (seq 20000) opens block index number 20,001, and a stream may have at most 20,000 distinct block indexes here; …'
  */
 export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSER_LIMITS): LoadedSource {
+  if (limits === BROWSER_LIMITS && fitted.has(source)) return source
   const cuts: Diagnostic[] = []
   source.sessions.forEach((session, sessionIndex) => {
     for (const attempt of session.streams) {
@@ -63,6 +64,19 @@ export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSE
     }
   })
   if (cuts.length > 0) source.diagnostics.unshift(...cuts)
+  if (limits === BROWSER_LIMITS) fitted.add(source)
+  return source
+}
+
+/**
+ * Sources already fitted to {@link BROWSER_LIMITS}: the page's own check of a source the loading worker fitted
+ * would walk every chunk again (a long task at a million chunks) to find nothing.
+ */
+const fitted = new WeakSet<LoadedSource>()
+
+/** Records that `source` was fitted to the browser limits (the worker's readInput fits every source it sends). */
+export function markFitted(source: LoadedSource): LoadedSource {
+  fitted.add(source)
   return source
 }
 

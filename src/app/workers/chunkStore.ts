@@ -136,10 +136,7 @@ export function eventsOf(rows: RowBatches): SessionEvent[] {
   return rows.records((batch, i) => batch.event(i))
 }
 
-/** The events that travelled whole, in order (every one that is not an `assistant/chunk` of the readers' shape). */
-export function wholeEventsOf(rows: RowBatches): SessionEvent[] {
-  const out: SessionEvent[] = []
-  for (const batch of rows.batches)
-    for (let i = 0; i < batch.length; i++) if (!batch.columnar(i)) out.push(batch.event(i))
-  return out
+/** Appends the events of one batch that travelled whole (every one but the `assistant/chunk`s of the readers' shape). */
+export function wholeEvents(batch: ColumnRows, out: SessionEvent[]): void {
+  for (let i = 0; i < batch.length; i++) if (!batch.columnar(i)) out.push(batch.event(i))
 }

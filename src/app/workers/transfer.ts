@@ -2,7 +2,8 @@ import type { SourcedChunk } from '../../core/protocol'
 import type { SessionEvent } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
 import { holdChunks, holdEvents, releaseChunks } from '../../core/chunkList'
-import { ColumnChunkList, RowBatches, defineLazy, eventsOf, wholeEventsOf } from './chunkStore'
+import { markFitted } from './budget'
+import { ColumnChunkList, RowBatches, defineLazy, eventsOf, wholeEvents } from './chunkStore'
 import { encodeChunks, encodeEvents, transferables, type Columns } from './columns'
 
 /**
@@ -111,6 +112,8 @@ function chunkEventIndexes(
  */
 export class SourceAssembler {
   private readonly events: RowBatches[]
+  /** Per session: the events that travelled whole, collected as their batches arrive. */
+  private readonly whole: SessionEvent[][]
   /** Per session and stream: the chunks sent as chunk parts (streams sent as event indexes have none). */
   private readonly chunks: RowBatches[][]
 
@@ -119,12 +122,17 @@ export class SourceAssembler {
     private readonly plan: TransferPlan,
   ) {
     this.events = plan.sessions.map(() => new RowBatches())
+    this.whole = plan.sessions.map(() => [])
     this.chunks = plan.sessions.map((session) => session.streams.map(() => new RowBatches()))
   }
 
   add(part: TransferPart): void {
-    if (part.type === 'events') this.events[part.session]?.add(part.events)
-    else this.chunks[part.session]?.[part.stream]?.add(part.chunks)
+    if (part.type === 'events') {
+      const events = this.events[part.session]
+      if (events === undefined) return
+      events.add(part.events)
+      wholeEvents(events.batches.at(-1)!, this.whole[part.session]!)
+    } else this.chunks[part.session]?.[part.stream]?.add(part.chunks)
   }
 
   finish(): LoadedSource {
@@ -133,7 +141,7 @@ export class SourceAssembler {
       const planned = this.plan.sessions[sessionIndex]
       if (events === undefined || planned === undefined) return
       if (events.length > 0) {
-        holdEvents(session, { count: events.length, whole: wholeEventsOf(events) })
+        holdEvents(session, { count: events.length, whole: this.whole[sessionIndex]! })
         defineLazy(session, 'events', () => eventsOf(events))
       }
       session.streams.forEach((attempt, streamIndex) => {
@@ -150,7 +158,8 @@ export class SourceAssembler {
         defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
       })
     })
-    return this.shell
+    // The worker fitted it to the browser limits before sending it (readInput.ts).
+    return markFitted(this.shell)
   }
 }
 
