@@ -1,3 +1,4 @@
+import { chunksOf } from '../core/chunkList'
 import { analyzeStream, type StreamResult } from '../core/analyzeStream'
 import { summarizeAttempt, type AttemptSummary } from '../core/attemptSummary'
 import type { AssemblerState } from '../core/BlockAssembler'
@@ -85,7 +86,7 @@ export class AttemptResults {
     const cached = this.summaries.get(key)
     if (cached !== undefined) return cached
     if (engine === null && !this.analyses.has(attempt)) {
-      if (attempt === this.building || attempt.chunks.length > LAZY_CHUNKS) return null
+      if (attempt === this.building || chunksOf(attempt).length > LAZY_CHUNKS) return null
     }
     const result = engine?.result ?? this.analysis(attempt)
     const summary = summarizeAttempt(attempt, result, this.comparison(attempt), engine?.streaming ?? false)
@@ -119,7 +120,7 @@ export class AttemptResults {
   private analysis(attempt: Attempt): StreamResult {
     let result = this.analyses.get(attempt)
     if (result === undefined) {
-      result = analyzeStream(attempt.chunks)
+      result = analyzeStream(chunksOf(attempt))
       this.analyses.set(attempt, result)
     }
     return result

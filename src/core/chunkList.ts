@@ -1,4 +1,5 @@
 import type { AnyChunk, SourcedChunk } from './protocol'
+import type { SessionEvent } from './sessionTypes'
 
 /**
  * A stream's chunks, read by position. The page holds the chunks of a big source as columns (typed arrays and one
@@ -80,4 +81,58 @@ export function chunkListOf(chunks: readonly SourcedChunk[] | ChunkList): ChunkL
   let list = lists.get(array)
   if (list === undefined) lists.set(array, (list = new ArrayChunkList(array)))
   return list
+}
+
+/**
+ * Lists a page holds for attempts whose `chunks` array it builds only when something asks for it (the loaded
+ * source keeps its chunks as columns, app/workers/chunkStore.ts). Everything that can read by position asks
+ * {@link chunksOf} instead, so a million-chunk stream is never turned into a million objects to be replayed.
+ */
+const held = new WeakMap<object, ChunkList>()
+
+export function holdChunks(attempt: { readonly chunks: readonly SourcedChunk[] }, list: ChunkList): void {
+  held.set(attempt, list)
+}
+
+/** Forgets a held list: the attempt's `chunks` were replaced (a stream cut to the browser's limits). */
+export function releaseChunks(attempt: { readonly chunks: readonly SourcedChunk[] }): void {
+  held.delete(attempt)
+}
+
+/**
+ * The attempt's chunks by position: the list the page holds for it, else one over its `chunks` array (the same
+ * list object each time for the same attempt, so views may compare them).
+ *
+ * @example
+ * new ReplayEngine(chunksOf(attempt))
+ */
+export function chunksOf(attempt: { readonly chunks: readonly SourcedChunk[] }): ChunkList {
+  return held.get(attempt) ?? chunkListOf(attempt.chunks)
+}
+
+/**
+ * A session whose events a page holds as columns: how many there are, and the ones that travelled whole (every
+ * event but the `assistant/chunk` ones of the readers' shape), in order.
+ */
+export type HeldEvents = { readonly count: number; readonly whole: readonly SessionEvent[] }
+
+const heldEvents = new WeakMap<object, HeldEvents>()
+
+export function holdEvents(session: { readonly events: readonly SessionEvent[] }, events: HeldEvents): void {
+  heldEvents.set(session, events)
+}
+
+/** How many events the session has, without building the ones held as columns. */
+export function eventCountOf(session: { readonly events: readonly SessionEvent[] }): number {
+  return heldEvents.get(session)?.count ?? session.events.length
+}
+
+/**
+ * Every event of the session in order, except possibly `assistant/chunk` ones held as columns: for views that skip
+ * chunk events anyway (they are read through the attempts' {@link chunksOf}).
+ */
+export function eventsBesideChunks(session: {
+  readonly events: readonly SessionEvent[]
+}): readonly SessionEvent[] {
+  return heldEvents.get(session)?.whole ?? session.events
 }

@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import type { AssemblerState } from '../../core/BlockAssembler'
 import { ReplayBuilder, ReplayEngine } from '../../core/ReplayEngine'
 import { findStream, listStreams, type StreamEntry } from '../../formats/streamRefs'
@@ -78,8 +79,12 @@ export type SourceSliceOptions = {
   readonly yieldToHost: () => Promise<void>
 }
 
-/** Streams up to this many chunks build their engine in one go; longer ones in slices with progress. */
+/** Streams up to this many chunks show the replay's progress (shorter ones build in a slice or two). */
 const SLICE = 50_000
+/** An engine-building slice lasts about this long before the page gets the thread back (a long task is > 50 ms). */
+const SLICE_MS = 25
+/** Chunks pushed between two reads of the clock. */
+const STEP = 2048
 
 export function createSourceSlice(
   api: SliceApi,
@@ -94,11 +99,16 @@ export function createSourceSlice(
     const cached = results.engine(entry)
     if (cached !== null) return cached
     results.startBuilding(entry)
-    const chunks = entry.attempt.chunks
+    const chunks = chunksOf(entry.attempt)
     const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
     if (chunks.length > SLICE)
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
-    while (!builder.advance(SLICE)) {
+    for (;;) {
+      // Time-bound slices: a fixed count of chunks is a long task on a loaded machine (pushes cost more there).
+      const started = performance.now()
+      let done = builder.advance(STEP)
+      while (!done && performance.now() - started < SLICE_MS) done = builder.advance(STEP)
+      if (done) break
       set({ progress: { phase: 'replaying', done: builder.processed, total: chunks.length } })
       await options.yieldToHost()
       if (token !== generation) return null
@@ -164,7 +174,7 @@ export function createSourceSlice(
         const streams = listStreams(source)
         const entry =
           findStream(source, at.stream ?? null) ??
-          streams.find((candidate) => candidate.attempt.chunks.length > 0) ??
+          streams.find((candidate) => chunksOf(candidate.attempt).length > 0) ??
           streams[0] ??
           null
         const seed =
@@ -247,7 +257,8 @@ export function updateFollow({ get, set }: SliceApi): void {
 /** The stream live mode follows: the last stream with chunks (the newest capture's latest attempt). */
 export function newestStream(source: LoadedSource | null): StreamEntry | null {
   const streams = listStreams(source)
-  for (let i = streams.length - 1; i >= 0; i--) if (streams[i]!.attempt.chunks.length > 0) return streams[i]!
+  for (let i = streams.length - 1; i >= 0; i--)
+    if (chunksOf(streams[i]!.attempt).length > 0) return streams[i]!
   return streams.at(-1) ?? null
 }
 

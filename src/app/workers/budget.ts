@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import type { Attempt } from '../../core/session'
 import type { Diagnostic, LoadedSource } from '../../formats/types'
 
@@ -47,13 +48,14 @@ export function refuseInput(
  * // 'over the browser limit: stream "stream" was cut to its first 20,000 of 1,000,000 chunks: chunk 20,001 (seq 20000) opens block index number 20,001, and a stream may have at most 20,000 distinct block indexes here; …'
  */
 export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSER_LIMITS): LoadedSource {
+  if (limits === BROWSER_LIMITS && fitted.has(source)) return source
   const cuts: Diagnostic[] = []
   source.sessions.forEach((session, sessionIndex) => {
     for (const attempt of session.streams) {
       const cut = findCut(attempt, limits)
       if (cut === null) continue
-      const total = attempt.chunks.length
-      attempt.chunks = attempt.chunks.slice(0, cut.at)
+      const total = chunksOf(attempt).length
+      attempt.chunks = chunksOf(attempt).slice(0, cut.at)
       const where = source.sessions.length > 1 ? `session ${sessionIndex + 1}, stream` : 'stream'
       cuts.push({
         severity: 'error',
@@ -62,6 +64,19 @@ export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSE
     }
   })
   if (cuts.length > 0) source.diagnostics.unshift(...cuts)
+  if (limits === BROWSER_LIMITS) fitted.add(source)
+  return source
+}
+
+/**
+ * Sources already fitted to {@link BROWSER_LIMITS}: the page's own check of a source the loading worker fitted
+ * would walk every chunk again (a long task at a million chunks) to find nothing.
+ */
+const fitted = new WeakSet<LoadedSource>()
+
+/** Records that `source` was fitted to the browser limits (the worker's readInput fits every source it sends). */
+export function markFitted(source: LoadedSource): LoadedSource {
+  fitted.add(source)
   return source
 }
 
@@ -71,13 +86,13 @@ export function cutNotice(source: LoadedSource): string | null {
 }
 
 function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: string } | null {
-  const chunks = attempt.chunks
+  const chunks = chunksOf(attempt)
   const indexes = new Set<unknown>()
   let chars = 0
   for (let i = 0; i < chunks.length; i++) {
-    const { seq, chunk } = chunks[i]!
+    const chunk = chunks.chunkAt(i)
     // Only worded once a limit is crossed: toLocaleString per chunk would cost seconds for a million.
-    const where = () => `chunk ${count(i + 1)} (seq ${seq})`
+    const where = () => `chunk ${count(i + 1)} (seq ${chunks.seqAt(i)})`
     if (i >= limits.chunksPerStream)
       return { at: i, why: `a stream may have at most ${count(limits.chunksPerStream)} chunks here` }
     const index: unknown = (chunk as { index?: unknown }).index

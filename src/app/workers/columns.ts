@@ -13,24 +13,27 @@ export type Columns = {
   readonly length: number
   /** Per row: 0 = the record travels whole in `objects`; else a ROW code. */
   readonly rows: Uint8Array
-  readonly seqs: Float64Array
+  /** Integer columns are Int32Array when every value of the batch fits one (most do), else Float64Array. */
+  readonly seqs: NumberColumn
   /** NaN for a null time. */
   readonly times: Float64Array
-  /** Events only: line, turn, step. */
-  readonly lines: Float64Array
-  readonly turns: Float64Array
-  readonly steps: Float64Array
+  /** Events only (empty for a batch of chunks): line, turn, step. */
+  readonly lines: NumberColumn
+  readonly turns: NumberColumn
+  readonly steps: NumberColumn
   /** Per row: 0 = the chunk travels whole in `objects`; else a CHUNK code. */
   readonly chunks: Uint8Array
-  readonly indexes: Float64Array
+  readonly indexes: NumberColumn
   /** Into `strings`: the text, arguments delta or block type; the tool call's id and name (-1: none). */
   readonly texts: Int32Array
   readonly ids: Int32Array
   readonly names: Int32Array
   readonly strings: readonly string[]
-  /** Whole records (row code 0) and whole chunks (chunk code 0), in row order. */
+  /** Whole records (row code 0) and whole chunks (chunk code 0), in row order: at most one per row. */
   readonly objects: readonly unknown[]
 }
+
+export type NumberColumn = Float64Array | Int32Array
 
 const ROW = { sourced: 1, event: 2, 'text-chunks': 3, 'reasoning-chunks': 4, 'tool-call-chunks': 5 } as const
 const PACKED: readonly (PackedRowType | undefined)[] = [
@@ -56,32 +59,29 @@ export function transferables(columns: Columns): ArrayBuffer[] {
 
 /** Encodes session events (an `assistant/chunk` of the readers' shape becomes one row of numbers). */
 export function encodeEvents(events: readonly SessionEvent[]): Columns {
-  return encode(events.length, (encoder, i) => encoder.event(events[i]!))
+  const encoder = new Encoder(events.length, true)
+  for (const event of events) encoder.event(event)
+  return encoder.finish()
 }
 
 /** Encodes a stream's chunks. */
 export function encodeChunks(chunks: readonly SourcedChunk[]): Columns {
-  return encode(chunks.length, (encoder, i) => encoder.sourced(chunks[i]!))
+  const encoder = new Encoder(chunks.length, false)
+  for (const sourced of chunks) encoder.sourced(sourced)
+  return encoder.finish()
 }
 
 export function decodeEvents(columns: Columns): SessionEvent[] {
-  return decode(columns, (decoder, i) => decoder.event(i)) as SessionEvent[]
+  const rows = new ColumnRows(columns)
+  const out: SessionEvent[] = []
+  for (let i = 0; i < columns.length; i++) out.push(rows.event(i))
+  return out
 }
 
 export function decodeChunks(columns: Columns): SourcedChunk[] {
-  return decode(columns, (decoder, i) => decoder.sourced(i)) as SourcedChunk[]
-}
-
-function encode(length: number, row: (encoder: Encoder, i: number) => void): Columns {
-  const encoder = new Encoder(length)
-  for (let i = 0; i < length; i++) row(encoder, i)
-  return encoder.columns
-}
-
-function decode(columns: Columns, row: (decoder: Decoder, i: number) => unknown): unknown[] {
-  const decoder = new Decoder(columns)
-  const out: unknown[] = []
-  for (let i = 0; i < columns.length; i++) out.push(row(decoder, i))
+  const rows = new ColumnRows(columns)
+  const out: SourcedChunk[] = []
+  for (let i = 0; i < columns.length; i++) out.push(rows.sourced(i))
   return out
 }
 
@@ -107,21 +107,24 @@ const TOOL_KEYS = ['type', 'index', 'id', 'name', 'argumentsDelta']
 const TOOL_NO_NAME_KEYS = ['type', 'index', 'id', 'argumentsDelta']
 const START_KEYS = ['type', 'index', 'blockType']
 
+type Writable = { -readonly [K in keyof Columns]: Columns[K] }
+
 class Encoder {
-  readonly columns: Columns
+  private readonly columns: Writable
   private readonly strings: string[] = []
   private readonly objects: unknown[] = []
   private readonly interned = new Map<string, number>()
 
-  constructor(length: number) {
+  constructor(length: number, events: boolean) {
+    const eventsOnly = events ? length : 0
     this.columns = {
       length,
       rows: new Uint8Array(length),
       seqs: new Float64Array(length),
       times: new Float64Array(length),
-      lines: new Float64Array(length),
-      turns: new Float64Array(length),
-      steps: new Float64Array(length),
+      lines: new Float64Array(eventsOnly),
+      turns: new Float64Array(eventsOnly),
+      steps: new Float64Array(eventsOnly),
       chunks: new Uint8Array(length),
       indexes: new Float64Array(length),
       texts: new Int32Array(length),
@@ -130,6 +133,14 @@ class Encoder {
       strings: this.strings,
       objects: this.objects,
     }
+  }
+
+  /** The columns, the integer ones narrowed to 4 bytes a value where the whole batch allows it. */
+  finish(): Columns {
+    const { columns } = this
+    for (const key of ['seqs', 'lines', 'turns', 'steps', 'indexes'] as const)
+      columns[key] = narrow(columns[key] as Float64Array)
+    return columns
   }
 
   private at = 0
@@ -218,15 +229,91 @@ function chunkCode(chunk: Record<string, unknown>): number {
   }
 }
 
-class Decoder {
-  private object = 0
+/** A Float64Array of integers as an Int32Array when every value fits one (and none is −0, which it would lose). */
+function narrow(values: Float64Array): NumberColumn {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!
+    if ((value | 0) !== value || Object.is(value, -0)) return values
+  }
+  return Int32Array.from(values)
+}
 
-  constructor(private readonly columns: Columns) {}
+const CHUNK_TYPE: readonly string[] = [
+  '',
+  'text-delta',
+  'reasoning-delta',
+  'tool-call-delta',
+  'tool-call-delta',
+  'block-start',
+]
 
-  event(i: number): unknown {
+/**
+ * Reads one batch of columns by row, without decoding the rest: the page keeps the batches as they arrive and reads
+ * them through this (chunkStore.ts). A record or chunk that travelled whole is found by binary search over the rows
+ * that carry one (few: the columns take every record of the readers' shapes).
+ */
+export class ColumnRows {
+  /** The rows that carry an object, ascending: `objects[k]` belongs to row `objectRows[k]`. */
+  private readonly objectRows: Int32Array
+  /** A batch of events (their whole records hold the chunk at `data.chunk`), not of sourced chunks. */
+  private readonly events: boolean
+
+  constructor(readonly columns: Columns) {
+    const { rows, chunks, objects } = columns
+    this.events = columns.lines.length > 0
+    this.objectRows = new Int32Array(objects.length)
+    let k = 0
+    for (let i = 0; i < columns.length; i++) if (rows[i] === 0 || chunks[i] === 0) this.objectRows[k++] = i
+  }
+
+  get length(): number {
+    return this.columns.length
+  }
+
+  /** Whether the row is an `assistant/chunk` event (or a sourced chunk) held as numbers. */
+  columnar(i: number): boolean {
+    return this.columns.rows[i] !== 0
+  }
+
+  /** The object row `i` carries: the whole record (row code 0) or its whole chunk (chunk code 0). */
+  object(i: number): unknown {
+    const rows = this.objectRows
+    let low = 0
+    let high = rows.length
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (rows[mid]! < i) low = mid + 1
+      else high = mid
+    }
+    return this.columns.objects[low]
+  }
+
+  seq(i: number): number {
+    return this.columns.rows[i] === 0 ? (this.object(i) as { seq: number }).seq : this.columns.seqs[i]!
+  }
+
+  time(i: number): number | null {
+    if (this.columns.rows[i] === 0) return (this.object(i) as { time: number | null }).time
+    const time = this.columns.times[i]!
+    return Number.isNaN(time) ? null : time
+  }
+
+  /** The chunk's `type`, read from its code when it is held as numbers. */
+  type(i: number): string {
+    const code = this.columns.rows[i] === 0 ? 0 : this.columns.chunks[i]!
+    return code === 0 ? this.chunk(i).type : CHUNK_TYPE[code]!
+  }
+
+  index(i: number): number | undefined {
+    if (this.columns.rows[i] !== 0 && this.columns.chunks[i] !== 0) return this.columns.indexes[i]!
+    const index = (this.chunk(i) as { index?: unknown }).index
+    return typeof index === 'number' ? index : undefined
+  }
+
+  event(i: number): SessionEvent {
     const { rows, seqs, times, lines, turns, steps } = this.columns
     const row = rows[i]!
-    if (row === 0) return this.columns.objects[this.object++]
+    if (row === 0) return this.object(i) as SessionEvent
     const type = 'assistant/chunk'
     const seq = seqs[i]!
     const time = Number.isNaN(times[i]!) ? null : times[i]!
@@ -237,16 +324,26 @@ class Decoder {
     return packed === undefined ? { type, seq, time, data, line } : { type, seq, time, data, line, packed }
   }
 
-  sourced(i: number): unknown {
-    if (this.columns.rows[i] === 0) return this.columns.objects[this.object++]
+  sourced(i: number): SourcedChunk {
+    if (this.columns.rows[i] === 0) return this.object(i) as SourcedChunk
     const time = this.columns.times[i]!
     return { seq: this.columns.seqs[i]!, time: Number.isNaN(time) ? null : time, chunk: this.chunk(i) }
   }
 
-  private chunk(i: number): AnyChunk {
-    const { chunks, indexes, texts, ids, names, strings, objects } = this.columns
+  /**
+   * The row's chunk: built from its numbers, else the object it travelled as (for a whole event, the `data.chunk`
+   * of the event; only events carrying one are a stream's chunks).
+   */
+  chunk(i: number): AnyChunk {
+    const { rows, chunks, indexes, texts, ids, names, strings } = this.columns
+    if (rows[i] === 0) {
+      const record = this.object(i)
+      return this.events
+        ? (record as { data: { chunk: AnyChunk } }).data.chunk
+        : (record as SourcedChunk).chunk
+    }
     const code = chunks[i]
-    if (code === 0) return objects[this.object++] as AnyChunk
+    if (code === 0) return this.object(i) as AnyChunk
     const index = indexes[i]!
     const text = strings[texts[i]!]!
     switch (code) {
@@ -264,10 +361,8 @@ class Decoder {
           name: strings[names[i]!]!,
           argumentsDelta: text,
         }
-      case CHUNK.toolNoName:
-        return { type: 'tool-call-delta', index, id: strings[ids[i]!]!, argumentsDelta: text }
       default:
-        return objects[this.object++] as AnyChunk
+        return { type: 'tool-call-delta', index, id: strings[ids[i]!]!, argumentsDelta: text }
     }
   }
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { chunksOf, eventCountOf, eventsBesideChunks } from '../../core/chunkList'
+import { ReplayEngine } from '../../core/ReplayEngine'
+import type { SessionEvent } from '../../core/session'
 import { loadSource } from '../../formats/load'
 import { readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
@@ -43,3 +46,61 @@ describe('worker → page transfer', () => {
     expect(assembler.finish().sessions[0]!.streams).toHaveLength(plain.sessions[0]!.streams.length)
   })
 })
+
+describe('the page’s chunk store', () => {
+  it('reads every chunk by position from the columns, equal to the reader’s', () => {
+    const log = readCorpus('web-goal-multi-turn-actions-session.jsonl')
+    const bare =
+      generateStream(2345)
+        .map((c) => JSON.stringify(c.chunk))
+        .join('\n') + '\n'
+    for (const [text, batch] of [
+      [log, 7],
+      [bare, 1000],
+    ] as const) {
+      const { source } = roundTrip(text, batch)
+      const read = loadSource(text)
+      source.sessions.forEach((session, s) => {
+        const expected = read.sessions[s]!
+        expect(eventCountOf(session)).toBe(expected.events.length)
+        expect(eventsBesideChunks(session)).toEqual(expected.events.filter((e) => !isChunkEvent(e)))
+        session.streams.forEach((attempt, a) => {
+          const chunks = expected.streams[a]!.chunks
+          const list = chunksOf(attempt)
+          expect(list.length).toBe(chunks.length)
+          expect(list.slice()).toEqual(chunks)
+          expect([...list]).toEqual(chunks)
+          chunks.forEach((sourced, pos) => {
+            expect(list.seqAt(pos)).toBe(sourced.seq)
+            expect(list.timeAt(pos)).toBe(sourced.time)
+            expect(list.typeAt(pos)).toBe(sourced.chunk.type)
+            const index = (sourced.chunk as { index?: unknown }).index
+            expect(list.indexAt(pos)).toBe(typeof index === 'number' ? index : undefined)
+            expect(JSON.stringify(list.chunkAt(pos))).toBe(JSON.stringify(sourced.chunk))
+          })
+          expect(list.at(-1)).toBeUndefined()
+          expect(list.at(chunks.length)).toBeUndefined()
+          // Replaying from the columns gives what replaying the reader's chunks gives.
+          expect(new ReplayEngine(list).result).toEqual(new ReplayEngine(chunks).result)
+        })
+      })
+    }
+  })
+
+  it('builds the arrays when asked, with the chunk objects shared with their events, and forgets a replaced list', () => {
+    const { source } = roundTrip(readCorpus('web-goal-multi-turn-actions-session.jsonl'), 7)
+    const session = source.sessions[0]!
+    const attempt = session.streams.find((stream) => stream.chunks.length > 1)!
+    const first = attempt.chunks[0]!
+    expect(
+      session.events.some((event) => (event.data as { chunk?: unknown } | null)?.chunk === first.chunk),
+    ).toBe(true)
+    const held = chunksOf(attempt)
+    expect(chunksOf(attempt)).toBe(held)
+    attempt.chunks = attempt.chunks.slice(0, 1)
+    expect(chunksOf(attempt)).not.toBe(held)
+    expect(chunksOf(attempt).length).toBe(1)
+  })
+})
+
+const isChunkEvent = (event: SessionEvent) => event.type === 'assistant/chunk'

@@ -1,14 +1,10 @@
 import type { SourcedChunk } from '../../core/protocol'
 import type { SessionEvent } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
-import {
-  decodeChunks,
-  decodeEvents,
-  encodeChunks,
-  encodeEvents,
-  transferables,
-  type Columns,
-} from './columns'
+import { holdChunks, holdEvents, releaseChunks } from '../../core/chunkList'
+import { markFitted } from './budget'
+import { ColumnChunkList, RowBatches, defineLazy, eventsOf, wholeEvents } from './chunkStore'
+import { encodeChunks, encodeEvents, transferables, type Columns } from './columns'
 
 /**
  * Moving a loaded source from the worker to the page without freezing it. Structured clone of a million small
@@ -16,7 +12,7 @@ import {
  * worker sends a shell (the source with events and chunks taken out) and then the events and chunks in batches
  * of BATCH, each as columns (columns.ts: typed arrays transferred, one string table) in its own message and so
  * its own short task. An attempt's chunks are usually the very objects its `assistant/chunk` events carry: those
- * travel once, as events, and the attempt gets back their indexes; the page rebuilds them as the events arrive.
+ * travel once, as events, and the attempt gets back their indexes; the page reads them from the events' columns.
  */
 export const BATCH = 50_000
 
@@ -109,50 +105,64 @@ function chunkEventIndexes(
   return indexes.map((found, stream) => (matched[stream] === found.length ? found : null))
 }
 
-/** Page side: puts the parts back into the shell, giving the same source the worker had. */
+/**
+ * Page side: puts the parts back into the shell, giving a source equal to the worker's. The parts stay columns
+ * (chunkStore.ts): each attempt's chunks are held as a {@link ColumnChunkList} (read them with `chunksOf`), and
+ * `session.events` and `attempt.chunks` become arrays only when some code reads them.
+ */
 export class SourceAssembler {
-  /** Per session and stream: how many of the stream's chunks are rebuilt from the events received so far. */
-  private readonly rebuilt: number[][]
+  private readonly events: RowBatches[]
+  /** Per session: the events that travelled whole, collected as their batches arrive. */
+  private readonly whole: SessionEvent[][]
+  /** Per session and stream: the chunks sent as chunk parts (streams sent as event indexes have none). */
+  private readonly chunks: RowBatches[][]
 
   constructor(
     private readonly shell: LoadedSource,
     private readonly plan: TransferPlan,
   ) {
-    this.rebuilt = plan.sessions.map((session) => session.streams.map(() => 0))
+    this.events = plan.sessions.map(() => new RowBatches())
+    this.whole = plan.sessions.map(() => [])
+    this.chunks = plan.sessions.map((session) => session.streams.map(() => new RowBatches()))
   }
 
   add(part: TransferPart): void {
-    const session = this.shell.sessions[part.session]
-    if (session === undefined) return
     if (part.type === 'events') {
-      for (const event of decodeEvents(part.events)) session.events.push(event)
-      this.rebuildChunks(part.session)
-    } else {
-      const attempt = session.streams[part.stream]
-      if (attempt !== undefined) for (const chunk of decodeChunks(part.chunks)) attempt.chunks.push(chunk)
-    }
-  }
-
-  /** The chunks whose events have arrived, in each stream sent as event indexes (spread over the parts). */
-  private rebuildChunks(sessionIndex: number): void {
-    const session = this.shell.sessions[sessionIndex]!
-    const received = session.events.length
-    this.plan.sessions[sessionIndex]?.streams.forEach((indexes, streamIndex) => {
-      const attempt = session.streams[streamIndex]
-      const done = this.rebuilt[sessionIndex]![streamIndex]!
-      if (attempt === undefined || indexes === null) return
-      let at = done
-      for (; at < indexes.length && indexes[at]! < received; at++) {
-        const event = session.events[indexes[at]!]!
-        const chunk = (event.data as { chunk: SourcedChunk['chunk'] }).chunk
-        attempt.chunks.push({ seq: event.seq, time: event.time, chunk })
-      }
-      this.rebuilt[sessionIndex]![streamIndex] = at
-    })
+      const events = this.events[part.session]
+      if (events === undefined) return
+      events.add(part.events)
+      wholeEvents(events.batches.at(-1)!, this.whole[part.session]!)
+    } else this.chunks[part.session]?.[part.stream]?.add(part.chunks)
   }
 
   finish(): LoadedSource {
-    this.plan.sessions.forEach((_, sessionIndex) => this.rebuildChunks(sessionIndex))
-    return this.shell
+    this.shell.sessions.forEach((session, sessionIndex) => {
+      const events = this.events[sessionIndex]
+      const planned = this.plan.sessions[sessionIndex]
+      if (events === undefined || planned === undefined) return
+      if (events.length > 0) {
+        holdEvents(session, { count: events.length, whole: this.whole[sessionIndex]! })
+        defineLazy(session, 'events', () => eventsOf(events))
+      }
+      session.streams.forEach((attempt, streamIndex) => {
+        const indexes = planned.streams[streamIndex]
+        const sent = this.chunks[sessionIndex]![streamIndex]
+        if (indexes === undefined || sent === undefined) return
+        holdChunks(attempt, new ColumnChunkList(indexes === null ? sent : events, indexes))
+        // Built from the events when they carry the chunks: the chunk objects are then the events' own, as the
+        // session builder leaves them (core/session.ts).
+        const build =
+          indexes === null
+            ? () => sent.records((rows, i) => rows.sourced(i))
+            : () => Array.from(indexes, (at) => chunkOfEvent(session.events[at]!))
+        defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
+      })
+    })
+    // The worker fitted it to the browser limits before sending it (readInput.ts).
+    return markFitted(this.shell)
   }
+}
+
+function chunkOfEvent(event: SessionEvent): SourcedChunk {
+  return { seq: event.seq, time: event.time, chunk: (event.data as { chunk: SourcedChunk['chunk'] }).chunk }
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import type { Severity } from '../../core/checks'
-import { chunkListOf } from '../../core/chunkList'
+import { chunksOf } from '../../core/chunkList'
 import { wireSequenceFindings } from '../../core/wireSequence'
 import { findStream } from '../../formats/streamRefs'
 import { Panel } from '../layout/Panel'
@@ -26,11 +26,10 @@ export function FindingsPanel() {
   const list = useMemo(() => {
     if (engine === null) return null
     const mismatch =
-      attempt !== null && chunkListOf(attempt.chunks) === engine.chunks
+      attempt !== null && chunksOf(attempt) === engine.chunks
         ? recordedMismatch(attempt, results.comparison(attempt))
         : null
-    const wire =
-      attempt !== null && chunkListOf(attempt.chunks) === engine.chunks ? wireSequenceFindings(attempt) : []
+    const wire = attempt !== null && chunksOf(attempt) === engine.chunks ? wireSequenceFindings(attempt) : []
     return findingList(engine.findings, mismatch, wire)
   }, [engine, attempt, results])
   const counts = useMemo(() => (list === null ? null : countBySeverity(list)), [list])

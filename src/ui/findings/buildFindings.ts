@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import { RULES, type Finding, type Severity } from '../../core/checks'
 import { jsonEqual } from '../../core/jsonEqual'
 import type { ContentBlock } from '../../core/protocol'
@@ -72,7 +73,8 @@ export function visiblePositions(list: FindingList, hidden: ReadonlySet<Severity
 export function recordedMismatch(attempt: Attempt, comparison: RecordedComparison | null): Finding | null {
   const recorded = attempt.recorded
   if (comparison === null || comparison.match || recorded === null) return null
-  const last = attempt.chunks.at(-1)
+  const chunks = chunksOf(attempt)
+  const last = chunks.at(chunks.length - 1)
   const what = recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'
   const parts = [
     `${what} differs from ${recorded.interrupted ? 'the interrupted ' : ''}${describeRecorded(recorded)}: ${describeDifference(comparison)}`,
@@ -83,7 +85,7 @@ export function recordedMismatch(attempt: Attempt, comparison: RecordedCompariso
   if (uncited.length > 0) parts.push(`${plural(uncited.length, 'chunk')} of the attempt not cited`)
   // The finding points at the cause: the first chunk where the stream stops agreeing with the record.
   const divergence = attemptDivergence(attempt)
-  const end = (attempt.window ? attempt.window.total - attempt.window.from : attempt.chunks.length) - 1
+  const end = (attempt.window ? attempt.window.total - attempt.window.from : chunks.length) - 1
   return {
     rule: 'recorded-mismatch',
     severity: RULES['recorded-mismatch'],

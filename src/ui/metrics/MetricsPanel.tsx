@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react'
+import { useDeferredValue, useMemo, type ReactNode } from 'react'
 import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
@@ -11,7 +11,8 @@ import { useT } from '../i18n/useT'
 /** Stream metrics of the selected stream (docs/protocol.md §11), computed once per engine. */
 export function MetricsPanel() {
   const t = useT()
-  const engine = useChunkscope((s) => s.engine)
+  // Deferred: a million chunks take a long task to count, so the workbench is painted and usable first.
+  const engine = useDeferredValue(useChunkscope((s) => s.engine))
   const { seekTo } = useChunkscope((s) => s.actions)
   const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks, t)), [engine, t])
   return (

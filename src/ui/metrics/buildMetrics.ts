@@ -75,7 +75,7 @@ export function buildMetrics(list: readonly SourcedChunk[] | ChunkList, t: T = e
   const clock = new ClockReader(chunks.length)
 
   for (let pos = 0; pos < chunks.length; pos++) {
-    const { chunk, seq, time } = chunks.at(pos)!
+    const chunk = chunks.chunkAt(pos)
     let token = false
     switch (chunk.type) {
       case 'block-start':
@@ -113,8 +113,8 @@ export function buildMetrics(list: readonly SourcedChunk[] | ChunkList, t: T = e
       default:
         other.set(chunk.type, (other.get(chunk.type) ?? 0) + 1)
     }
-    if (token && firstToken === null) firstToken = { pos, seq }
-    clock.observe(pos, time)
+    if (token && firstToken === null) firstToken = { pos, seq: chunks.seqAt(pos) }
+    clock.observe(pos, chunks.timeAt(pos))
   }
 
   const byType = [

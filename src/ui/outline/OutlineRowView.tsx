@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import { DerivedBadge } from '../share/DerivedBadge'
 import type { KeyboardEvent } from 'react'
 import { useT } from '../i18n/useT'
@@ -205,9 +206,11 @@ function titleOf(node: OutlineNode, summary: AttemptSummary | null, t: T): strin
       return `seq ${node.seq} · ${node.type}${node.text ? ` ${node.text}` : ''}`
     case 'attempt': {
       const attempt = node.attempt
-      const chunks = attempt.chunks
+      const chunks = chunksOf(attempt)
       const seqs =
-        chunks.length === 0 ? t('outline.tip.noChunks') : `seq ${chunks[0]!.seq}–${chunks.at(-1)!.seq}`
+        chunks.length === 0
+          ? t('outline.tip.noChunks')
+          : `seq ${chunks.seqAt(0)}–${chunks.seqAt(chunks.length - 1)}`
       const parts = [
         t('outline.tip.attempt', { id: attempt.id, kind: attempt.kind, count: chunks.length, seqs }),
         node.requestDetail ?? '',

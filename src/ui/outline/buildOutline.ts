@@ -1,3 +1,4 @@
+import { chunksOf, eventsBesideChunks } from '../../core/chunkList'
 import type { Attempt, Session, SessionEvent, Turn } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
 import { streamKey } from '../../formats/streamRefs'
@@ -166,9 +167,10 @@ function buildSessionNode(
     for (const step of turn.steps) {
       const slot = { range: emptyRange(), items: [] as Placed<OutlineAttempt | OutlineEvent>[] }
       for (const attempt of step.attempts) {
-        const first = attempt.chunks[0]?.seq
-        const last = attempt.chunks.at(-1)?.seq
-        if (first === undefined || last === undefined) continue
+        const chunks = chunksOf(attempt)
+        if (chunks.length === 0) continue
+        const first = chunks.seqAt(0)
+        const last = chunks.seqAt(chunks.length - 1)
         extend(slot.range, first)
         extend(slot.range, last)
         slot.items.push({ at: first, node: attemptNode(attempt, `a${attempt.attempt ?? '?'}`) })
@@ -179,12 +181,11 @@ function buildSessionNode(
   for (const attempt of session.streams) {
     if (attempt.turn !== null && attempt.step !== null) continue
     // `stream` for a bare chunk file; a capture with several streams names each.
-    top.push({ at: attempt.chunks[0]?.seq ?? -1, node: attemptNode(attempt, attempt.id) })
+    top.push({ at: chunksOf(attempt).at(0)?.seq ?? -1, node: attemptNode(attempt, attempt.id) })
   }
 
   // Ranges from every event that names its turn (and step); chunks are covered by their attempts above.
-  const events = session.events
-  for (const event of events) {
+  for (const event of eventsBesideChunks(session)) {
     if (event.type === 'assistant/chunk') continue
     const { turn, step } = turnAndStep(event)
     if (turn === null) continue
@@ -215,7 +216,7 @@ function buildSessionNode(
   for (const message of session.messages) if (message.attemptId !== null) linked.add(message.seq)
   const toolNames = new Map<string, string>()
 
-  for (const event of events) {
+  for (const event of eventsBesideChunks(session)) {
     if (STRUCTURAL.has(event.type) || (event.type === 'assistant/message' && linked.has(event.seq))) continue
     const described = describeEvent(event, toolNames, t)
     const node: OutlineEvent = { kind: 'event', id: `${prefix}e${event.seq}`, seq: event.seq, ...described }
@@ -298,8 +299,9 @@ function capturedLabel(
 
 /** The session's last `session/title` (the harness names a session after its first prompt). */
 function sessionTitle(session: Session): string | null {
-  for (let i = session.events.length - 1; i >= 0; i--) {
-    const event = session.events[i]!
+  const events = eventsBesideChunks(session)
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!
     if (event.type !== 'session/title') continue
     const data = event.data
     const title =

@@ -1,3 +1,4 @@
+import { chunksOf } from '../../core/chunkList'
 import { useEffect, useMemo, useReducer } from 'react'
 import type { AttemptSummary } from '../../core/attemptSummary'
 import type { ReplayEngine } from '../../core/ReplayEngine'
@@ -29,7 +30,7 @@ export function useAttemptSummaries(
 
   const small = useMemo(() => {
     let total = 0
-    for (const node of attempts) total += node.attempt.chunks.length
+    for (const node of attempts) total += chunksOf(node.attempt).length
     if (total > SYNC_CHUNKS) return false
     for (const node of attempts) results.summary(node.attempt)
     return true
@@ -59,7 +60,7 @@ export function useAttemptSummaries(
       do {
         const attempt = attempts[next]!.attempt
         next += 1
-        if (attempt.chunks.length > LAZY_CHUNKS) continue
+        if (chunksOf(attempt).length > LAZY_CHUNKS) continue
         computed = results.summary(attempt) !== null || computed
       } while (next < attempts.length && performance.now() - started < budget)
       const done = next >= attempts.length

@@ -1,0 +1,142 @@
+import type { ChunkList } from '../../core/chunkList'
+import type { AnyChunk, SourcedChunk } from '../../core/protocol'
+import type { SessionEvent } from '../../core/session'
+import { ColumnRows, type Columns } from './columns'
+
+/**
+ * How the page holds a loaded source's chunks: as the column batches the worker sent (columns.ts), read by position
+ * through a {@link ChunkList}, instead of one object per event and per chunk (about 190 bytes a chunk for a session
+ * log, ten times the file; as columns, tens of bytes). docs/ARCHITECTURE.md, "How chunks are held".
+ */
+
+/** Rows of one kind (a session's events, or one stream's sourced chunks) in the batches they arrived in. */
+export class RowBatches {
+  readonly batches: ColumnRows[] = []
+  /** Rows per batch: every batch but the last has exactly this many (transfer.ts cuts them so). */
+  private size = 0
+  length = 0
+
+  add(columns: Columns): void {
+    const last = this.batches.at(-1)
+    if (last !== undefined && last.length !== this.size)
+      throw new Error(`chunk store: a batch of ${columns.length} rows followed a short one of ${last.length}`)
+    if (this.batches.length === 0) this.size = columns.length
+    this.batches.push(new ColumnRows(columns))
+    this.length += columns.length
+  }
+
+  batch(row: number): ColumnRows {
+    return this.batches[this.size === 0 ? 0 : Math.floor(row / this.size)]!
+  }
+
+  /** The row's place within its batch. */
+  within(row: number): number {
+    return this.size === 0 ? row : row % this.size
+  }
+
+  /** Every record, in order, each built from its numbers (the whole ones as they travelled). */
+  records<T>(read: (rows: ColumnRows, i: number) => T): T[] {
+    const out: T[] = []
+    for (const rows of this.batches) for (let i = 0; i < rows.length; i++) out.push(read(rows, i))
+    return out
+  }
+}
+
+/**
+ * A stream's chunks over rows held as columns: every row of a batch of sourced chunks (`positions` null), or the
+ * session events at `positions` (a stream's chunks are the chunk events the session builder took, in order).
+ */
+export class ColumnChunkList implements ChunkList {
+  readonly length: number
+
+  constructor(
+    private readonly rows: RowBatches,
+    private readonly positions: Int32Array | null,
+  ) {
+    this.length = positions === null ? rows.length : positions.length
+  }
+
+  private row(pos: number): number {
+    return this.positions === null ? pos : this.positions[pos]!
+  }
+
+  at(pos: number): SourcedChunk | undefined {
+    if (!(pos >= 0 && pos < this.length)) return undefined
+    const row = this.row(pos)
+    const batch = this.rows.batch(row)
+    const i = this.rows.within(row)
+    if (this.positions === null) return batch.sourced(i)
+    // What the session builder makes of a chunk event (core/session.ts): its seq and time, its data.chunk.
+    return { seq: batch.seq(i), time: batch.time(i), chunk: batch.chunk(i) }
+  }
+
+  chunkAt(pos: number): AnyChunk {
+    const row = this.row(pos)
+    return this.rows.batch(row).chunk(this.rows.within(row))
+  }
+
+  seqAt(pos: number): number {
+    const row = this.row(pos)
+    return this.rows.batch(row).seq(this.rows.within(row))
+  }
+
+  timeAt(pos: number): number | null {
+    const row = this.row(pos)
+    return this.rows.batch(row).time(this.rows.within(row))
+  }
+
+  typeAt(pos: number): string {
+    const row = this.row(pos)
+    return this.rows.batch(row).type(this.rows.within(row))
+  }
+
+  indexAt(pos: number): number | undefined {
+    const row = this.row(pos)
+    return this.rows.batch(row).index(this.rows.within(row))
+  }
+
+  slice(from = 0, to = this.length): SourcedChunk[] {
+    const out: SourcedChunk[] = []
+    const end = Math.min(this.length, to < 0 ? this.length + to : to)
+    for (let pos = Math.max(0, from < 0 ? this.length + from : from); pos < end; pos++)
+      out.push(this.at(pos)!)
+    return out
+  }
+
+  *[Symbol.iterator](): Iterator<SourcedChunk> {
+    for (let pos = 0; pos < this.length; pos++) yield this.at(pos)!
+  }
+}
+
+/**
+ * Makes `target[key]` a property built on first read: the columns stay the source of truth until some code asks
+ * for the array itself (an export, a share link, a what-if edit). Assigning it replaces it for good (`onSet`: the
+ * held list no longer describes it).
+ */
+export function defineLazy<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  build: () => T[K],
+  onSet: () => void = () => {},
+): void {
+  let built: { value: T[K] } | null = null
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (built ??= { value: build() }).value,
+    set(value: T[K]) {
+      onSet()
+      Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+    },
+  })
+}
+
+/** The events of a session, built from its batches (the whole ones as they travelled). */
+export function eventsOf(rows: RowBatches): SessionEvent[] {
+  return rows.records((batch, i) => batch.event(i))
+}
+
+/** Appends the events of one batch that travelled whole (every one but the `assistant/chunk`s of the readers' shape). */
+export function wholeEvents(batch: ColumnRows, out: SessionEvent[]): void {
+  for (let i = 0; i < batch.length; i++) if (!batch.columnar(i)) out.push(batch.event(i))
+}
