@@ -26,6 +26,21 @@ const OVERSCAN = 2
 const BASE_STEP = 1024
 
 /**
+ * Where the view is: the scroll offset, and the content offset when the page set it (a cursor-follow scroll).
+ * Chromium rounds a scroll offset it is given (to whole pixels, and to 2 px steps past 16M px), and past the
+ * element cap one scrolled pixel stands for several content pixels: the offset read back would put a row the
+ * cursor brought to the view's edge up to `scale` px outside it. So the content offset the page asked for stands
+ * until the user scrolls.
+ */
+type Scroll = { readonly scrollTop: number; readonly top: number | null }
+
+/** The scroll event that follows setting a scroll offset reports it rounded: the asked-for content offset stays. */
+function echoOf(previous: Scroll, scrollTop: number): Scroll {
+  if (previous.top !== null && Math.abs(scrollTop - previous.scrollTop) <= 2) return previous
+  return { scrollTop, top: null }
+}
+
+/**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
  * Scrolling follows the cursor only when its row leaves the view, so playback does not scroll every frame.
  *
@@ -56,11 +71,11 @@ export function TimelineGrid({
   const prefix = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const [viewport, setViewport] = useState(600)
-  const [scrollTop, setScrollTop] = useState(0)
+  const [scroll, setScroll] = useState<Scroll>({ scrollTop: 0, top: null })
   const view = Math.max(ROW_HEIGHT, viewport - HEADER)
   // Memoized: the cursor-follow effect below must not run again on every scroll.
   const space = useMemo(() => scrollSpace(rows.count, ROW_HEIGHT, view), [rows.count, view])
-  const top = contentTop(space, view, scrollTop)
+  const top = Math.min(space.bottom, scroll.top ?? contentTop(space, view, scroll.scrollTop))
 
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -68,7 +83,7 @@ export function TimelineGrid({
     const observer = new ResizeObserver(() => setViewport(el.clientHeight))
     observer.observe(el)
     // Rendered within the scroll event, before the frame paints: the rows never trail the scrollbar by a frame.
-    const onScroll = () => flushSync(() => setScrollTop(el.scrollTop))
+    const onScroll = () => flushSync(() => setScroll((previous) => echoOf(previous, el.scrollTop)))
     el.addEventListener('scroll', onScroll, { passive: true })
     return () => {
       observer.disconnect()
@@ -95,8 +110,9 @@ export function TimelineGrid({
     topRef.current = next
     const scrolled = scrollTopFor(space, view, next)
     el.scrollTop = scrolled
-    // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows.
-    setScrollTop(scrolled)
+    // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows; the
+    // content offset is kept as asked, not as the browser rounds the scroll offset (see echoOf).
+    setScroll({ scrollTop: scrolled, top: next })
   }, [k, rows, space, view])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
