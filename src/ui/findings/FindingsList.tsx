@@ -17,7 +17,8 @@ type Props = {
 export function FindingsList({ list, positions }: Props) {
   const t = useT()
   const findingCount = useChunkscope((s) => s.frame?.findingCount ?? 0)
-  const k = useChunkscope((s) => s.k)
+  // An empty list does not re-render on every step (README.md, "Budgets": a step's key-to-paint).
+  const k = useChunkscope((s) => (list.length === 0 ? 0 : s.k))
   const total = useChunkscope((s) => s.engine?.total ?? 0)
   const { seekTo } = useChunkscope((s) => s.actions)
   const scrollRef = useRef<HTMLDivElement>(null)

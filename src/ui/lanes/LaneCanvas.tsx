@@ -9,6 +9,7 @@ import {
   RULER,
   chunkAt,
   contentHeight,
+  cursorBand,
   drawBrush,
   drawCursor,
   drawLanes,
@@ -71,13 +72,20 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     geometryRef.current = geometry()
     const paintBase = () => {
       const ctx = prepare(base, geometry())
-      if (ctx !== null) drawLanes(ctx, model, geometry(), palette)
-    }
-    const paintCursor = (k: number) => {
-      const ctx = prepare(overlay, geometry())
       if (ctx === null) return
-      if (brush !== null) drawBrush(ctx, model, geometry(), palette, brush)
-      drawCursor(ctx, model, geometry(), palette, k)
+      drawLanes(ctx, model, geometry(), palette)
+      ctx.restore()
+    }
+    // The position the cursor layer shows; null until it is painted whole (after a resize or a new ratio).
+    let painted: number | null = null
+    const paintCursor = (k: number) => {
+      const g = geometry()
+      const ctx = prepare(overlay, g, painted === null ? undefined : cursorBand(model, g, painted, k))
+      if (ctx === null) return
+      if (brush !== null) drawBrush(ctx, model, g, palette, brush)
+      drawCursor(ctx, model, g, palette, k)
+      ctx.restore()
+      painted = k
       overlay.setAttribute('aria-valuenow', String(k))
       overlay.setAttribute('aria-valuetext', t('lanes.position', { k, total: model.total }))
     }
@@ -108,6 +116,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     // A move to a screen with another pixel ratio keeps the CSS size (no resize): repaint at the new ratio.
     const resolution = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`)
     const onResolution = () => {
+      painted = null
       paintBase()
       paintCursor(store.getState().k)
     }

@@ -14,8 +14,16 @@ import {
   type TimelineRows,
 } from './buildTimelineRows'
 import { RowMenu, type RowMenuAt } from './RowMenu'
-import { contentTop, rowsInView, scrollSpace, scrollTopFor } from './scrollSpace'
-import { ROW_HEIGHT, TimelineRow, type RowState } from './TimelineRow'
+import {
+  contentTop,
+  echoOf,
+  followTop,
+  rowsInView,
+  scrollSpace,
+  scrollTopFor,
+  type Scroll,
+} from './scrollSpace'
+import { ROW_HEIGHT, TimelineRow, showClippedText, type RowState } from './TimelineRow'
 
 const HEADER = ROW_HEIGHT
 const COLUMN_NAMES = ['seq', 'Δt', 'type', 'idx', 'payload', 'effect'] as const
@@ -24,21 +32,6 @@ const COLUMN_NAMES = ['seq', 'Δt', 'type', 'idx', 'payload', 'effect'] as const
 const OVERSCAN = 2
 /** Row offsets are measured from a base row that moves in steps of this many rows (see below). */
 const BASE_STEP = 1024
-
-/**
- * Where the view is: the scroll offset, and the content offset when the page set it (a cursor-follow scroll).
- * Chromium rounds a scroll offset it is given (to whole pixels, and to 2 px steps past 16M px), and past the
- * element cap one scrolled pixel stands for several content pixels: the offset read back would put a row the
- * cursor brought to the view's edge up to `scale` px outside it. So the content offset the page asked for stands
- * until the user scrolls.
- */
-type Scroll = { readonly scrollTop: number; readonly top: number | null }
-
-/** The scroll event that follows setting a scroll offset reports it rounded: the asked-for content offset stays. */
-function echoOf(previous: Scroll, scrollTop: number): Scroll {
-  if (previous.top !== null && Math.abs(scrollTop - previous.scrollTop) <= 2) return previous
-  return { scrollTop, top: null }
-}
 
 /**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
@@ -102,11 +95,8 @@ export function TimelineGrid({
     const el = scrollRef.current
     if (el === null || rows.count === 0 || k === 0) return
     const row = Math.max(0, rowAtOrBefore(rows, k - 1))
-    const at = topRef.current
-    const y = row * ROW_HEIGHT
-    if (y >= at && y + ROW_HEIGHT <= at + view) return
-    const far = y < at - view || y > at + 2 * view
-    const next = Math.min(space.bottom, Math.max(0, far ? y - view / 2 : y < at ? y : y + ROW_HEIGHT - view))
+    const next = followTop(space, view, topRef.current, row * ROW_HEIGHT, ROW_HEIGHT)
+    if (next === null) return
     topRef.current = next
     const scrolled = scrollTopFor(space, view, next)
     el.scrollTop = scrolled
@@ -195,6 +185,7 @@ export function TimelineGrid({
         role="grid"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onPointerOver={(event) => showClippedText(event.target)}
         onContextMenu={(event) => {
           const tr = (event.target as Element).closest('tr.timeline-row')
           const row = Number(tr?.getAttribute('aria-rowindex')) - 2
