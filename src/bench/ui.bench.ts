@@ -181,12 +181,18 @@ try {
     { n: BIG, perBlock: PER_BLOCK },
   )
   await page.locator('[data-state="idle"]').waitFor({ timeout: 600_000 })
+  // What the tab holds once the stream is on screen: what raising the browser's chunk limit would cost.
+  const heap = await page.evaluate(() => {
+    const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory
+    return memory === undefined ? NaN : memory.usedJSHeapSize / 1e6
+  })
   rows.push(
     {
       name: `open ${BIG.toLocaleString('en')} generated chunks (page hook)`,
       value: Date.now() - opened,
       unit: 'ms',
     },
+    { name: `page JS heap with ${millions(BIG)} chunks open`, value: heap, unit: 'MB' },
     ...(await flingRows(page, millions(BIG))),
     ...(await reachRows(page, BIG, millions(BIG), PER_BLOCK)),
   )

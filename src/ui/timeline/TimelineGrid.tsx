@@ -45,8 +45,9 @@ const BASE_STEP = 1024
  *
  * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
  * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
- * `scale` content pixels, so the last rows are still reached at the bottom (scrollSpace.ts; the page opens at most
- * a million chunks per stream today, see workers/budget.ts, so this matters once that limit rises).
+ * `scale` content pixels, so the last rows are still reached at the bottom (scrollSpace.ts). A user's file opens at
+ * most a million chunks per stream today (workers/budget.ts); the UI bench checks every way of moving at 10M rows
+ * through its own build's page hook (src/bench/ui.bench.ts).
  */
 export function TimelineGrid({
   engine,
