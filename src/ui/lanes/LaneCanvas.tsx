@@ -76,6 +76,10 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
       drawLanes(ctx, model, geometry(), palette)
       ctx.restore()
     }
+    const describe = (k: number) =>
+      overlay.setAttribute('aria-valuetext', t('lanes.position', { k, total: model.total }))
+    const onFocus = () => describe(store.getState().k)
+    overlay.addEventListener('focus', onFocus)
     // The position the cursor layer shows; null until it is painted whole (after a resize or a new ratio).
     let painted: number | null = null
     const paintCursor = (k: number) => {
@@ -87,7 +91,8 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
       ctx.restore()
       painted = k
       overlay.setAttribute('aria-valuenow', String(k))
-      overlay.setAttribute('aria-valuetext', t('lanes.position', { k, total: model.total }))
+      // Worded only while the slider has focus (and on focus, below): formatting it costs a step's key-to-paint.
+      if (document.activeElement === overlay) describe(k)
     }
     // Bring the lane of the chunk just applied into view when it is scrolled away; pan the zoomed window to it.
     const follow = (k: number) => {
@@ -128,6 +133,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     })
     return () => {
       unsubscribe()
+      overlay.removeEventListener('focus', onFocus)
       scroller.removeEventListener('scroll', onScroll)
       resolution.removeEventListener('change', onResolution)
       cancelAnimationFrame(frame)
