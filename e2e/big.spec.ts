@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test'
 import { generateStream } from '../src/test/generate'
 import { expectPosition, idle, openApp } from './helpers'
 
-test('a 1,000,000-chunk stream loads with a visible progress bar, steps and reaches its last row', async ({
+test('a 1,000,000-chunk stream loads with a visible progress bar, steps, and reaches its last row and its middle rows', async ({
   page,
 }, testInfo) => {
   test.setTimeout(300_000)
@@ -52,4 +52,28 @@ test('a 1,000,000-chunk stream loads with a visible progress bar, steps and reac
   // Scrolling alone does not move the cursor: the last row is shown, not applied.
   await expectPosition(page, 1, 1_000_000)
   await expect(last).toHaveAttribute('data-state', 'pending')
+
+  // A middle row by a seek, then a page down and back up from it in the grid.
+  await page.getByLabel('Cursor').fill('500000')
+  await expectPosition(page, 500_000, 1_000_000)
+  await expect(timeline.locator('[data-pos="499999"]')).toBeInViewport()
+  const grid = page.getByRole('grid', { name: 'Chunks' })
+  await grid.focus()
+  await grid.press('PageDown')
+  const down = timeline.locator('[aria-current="step"]')
+  await expect(down).not.toHaveAttribute('data-pos', '499999')
+  const downPos = Number(await down.getAttribute('data-pos'))
+  expect(downPos).toBeGreaterThan(499_999 + 5)
+  await expect(down).toBeInViewport()
+  await grid.press('PageUp')
+  await expect(timeline.locator('[aria-current="step"]')).not.toHaveAttribute('data-pos', String(downPos))
+  await expect(timeline.locator('[aria-current="step"]')).toBeInViewport()
+
+  // A middle row by a search: generateStream names each tool call by its block index, 400 deltas a block, so
+  // call_1247 (block 1,247, a tool call) first appears in the first delta after its block-start, chunk 501,295.
+  await page.keyboard.press('Home')
+  await page.getByRole('searchbox', { name: 'Search payloads' }).fill('call_1247')
+  await expectPosition(page, 501_296, 1_000_000)
+  await expect(timeline.locator('[data-pos="501295"]')).toBeInViewport()
+  await expect(timeline.locator('[data-pos="501295"]')).toContainText('tool-call-delta')
 })

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createChunkscopeStore } from './app/store'
+import { BROWSER_LIMITS } from './app/workers/budget'
 import { LiveController, sessionFeedMemory } from './app/live/liveController'
 import { createOpener } from './app/open/openSource'
 import { askPassphrase } from './app/open/passphrasePrompt'
@@ -16,7 +17,13 @@ import './index.css'
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element')
 
-const store = createChunkscopeStore()
+// The UI benches' own build (`vite build --mode bench`) opens generated streams past the browser limits through a
+// page hook (src/bench/pageHook.ts). Vite folds MODE at build time: the production build carries none of it.
+const BENCH = import.meta.env.MODE === 'bench'
+const store = createChunkscopeStore(
+  BENCH ? { limits: { ...BROWSER_LIMITS, chunksPerStream: Infinity, charsPerStream: Infinity } } : {},
+)
+if (BENCH) void import('./bench/pageHook').then(({ installBenchHook }) => installBenchHook(store))
 const live = new LiveController(store, { feedMemory: sessionFeedMemory() })
 // Captures saved by this browser come back first (a reload mid-stream loses nothing already received).
 void live.restore()

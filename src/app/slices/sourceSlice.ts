@@ -4,7 +4,7 @@ import { ReplayBuilder, ReplayEngine } from '../../core/ReplayEngine'
 import { findStream, listStreams, type StreamEntry } from '../../formats/streamRefs'
 import type { Diagnostic, LoadedSource } from '../../formats/types'
 import { AttemptResults } from '../attemptResults'
-import { cutNotice, fitToBudget } from '../workers/budget'
+import { cutNotice, fitToBudget, type BrowserLimits } from '../workers/budget'
 import type { LoadProgress } from '../workers/loadMessages'
 import type { SliceApi } from './sliceApi'
 import { initialFilter } from './viewSlice'
@@ -77,6 +77,7 @@ export type SourceActions = {
 export type SourceSliceOptions = {
   /** Yields to the host between engine-building slices (a macrotask in the browser, so the page can paint). */
   readonly yieldToHost: () => Promise<void>
+  readonly limits: BrowserLimits
 }
 
 /** Streams up to this many chunks show the replay's progress (shorter ones build in a slice or two). */
@@ -170,7 +171,7 @@ export function createSourceSlice(
       async showSource(source, origin, at = {}) {
         // Every entrance passes here (share links decode on this thread): a stream over the browser limits is cut
         // before an engine is built for it, and the banner says which limit (already done for worker loads).
-        fitToBudget(source)
+        fitToBudget(source, options.limits)
         const streams = listStreams(source)
         const entry =
           findStream(source, at.stream ?? null) ??

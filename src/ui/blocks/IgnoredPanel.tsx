@@ -21,7 +21,12 @@ export function IgnoredPanel() {
   const t = useT()
   const engine = useChunkscope((s) => s.engine)
   const count = useChunkscope((s) => s.frame?.ignoredCount ?? 0)
-  const k = useChunkscope((s) => s.k)
+  // The ignored chunk that is the cursor's own (the last one applied), or −1: a step re-renders the panel only
+  // when that changes, not on every move (README.md, "Budgets": a step's key-to-paint).
+  const current = useChunkscope((s) => {
+    const seen = s.frame?.ignoredCount ?? 0
+    return seen > 0 && s.engine?.ignored[seen - 1]?.pos === s.k - 1 ? seen - 1 : -1
+  })
   const { seekTo } = useChunkscope((s) => s.actions)
   const scrollRef = useRef<HTMLDivElement>(null)
   // No React Compiler in this build: the virtualizer's functions are read fresh on every render.
@@ -65,7 +70,7 @@ export function IgnoredPanel() {
                   engine={engine}
                   position={item.index}
                   start={item.start}
-                  current={engine.ignored[item.index]!.pos + 1 === k}
+                  current={item.index === current}
                   measure={virtualizer.measureElement}
                   onSeek={seekTo}
                   t={t}

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { useT } from '../i18n/useT'
-import { useChunkscope } from '../StoreContext'
+import { useChunkscope, useChunkscopeStore } from '../StoreContext'
 import type { FindingList } from './buildFindings'
 import { markHiddenChars } from '../hiddenChars'
 import { findingText } from './findingText'
@@ -17,8 +17,13 @@ type Props = {
 export function FindingsList({ list, positions }: Props) {
   const t = useT()
   const findingCount = useChunkscope((s) => s.frame?.findingCount ?? 0)
-  const k = useChunkscope((s) => s.k)
-  const total = useChunkscope((s) => s.engine?.total ?? 0)
+  const atEnd = useChunkscope((s) => s.k >= (s.engine?.total ?? 0))
+  // The rendered rows' list positions, so the cursor's own finding can be told apart without re-rendering the list
+  // on every step: only when the row that is the cursor's changes (README.md, "Budgets": a step's key-to-paint).
+  // A render (for this or for a scroll) reads the cursor from the store, so rows scrolled into view are right too.
+  const shownRef = useRef<number[]>([])
+  useChunkscope((s) => shownRef.current.find((position) => list.at(position).pos === s.k - 1) ?? -1)
+  const cursor = useChunkscopeStore().getState().k
   const { seekTo } = useChunkscope((s) => s.actions)
   const scrollRef = useRef<HTMLDivElement>(null)
   const count = positions === null ? list.length : positions.length
@@ -29,7 +34,9 @@ export function FindingsList({ list, positions }: Props) {
     estimateSize: () => 36,
     overscan: 8,
   })
-  const atEnd = k >= total
+
+  const shown = virtualizer.getVirtualItems()
+  shownRef.current = shown.map((item) => (positions === null ? item.index : positions[item.index]!))
 
   return (
     <div ref={scrollRef} className="h-full overflow-auto">
@@ -38,11 +45,11 @@ export function FindingsList({ list, positions }: Props) {
         className="relative w-full"
         style={{ height: virtualizer.getTotalSize() }}
       >
-        {virtualizer.getVirtualItems().map((item) => {
+        {shown.map((item) => {
           const position = positions === null ? item.index : positions[item.index]!
           const finding = list.at(position)
           const reached = list.reached(position, findingCount, atEnd)
-          const here = finding.pos === k - 1
+          const here = finding.pos === cursor - 1
           const icon = SEVERITY_ICON[finding.severity]
           return (
             <li

@@ -9,6 +9,7 @@ import {
   RULER,
   chunkAt,
   contentHeight,
+  cursorBand,
   drawBrush,
   drawCursor,
   drawLanes,
@@ -71,15 +72,27 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     geometryRef.current = geometry()
     const paintBase = () => {
       const ctx = prepare(base, geometry())
-      if (ctx !== null) drawLanes(ctx, model, geometry(), palette)
-    }
-    const paintCursor = (k: number) => {
-      const ctx = prepare(overlay, geometry())
       if (ctx === null) return
-      if (brush !== null) drawBrush(ctx, model, geometry(), palette, brush)
-      drawCursor(ctx, model, geometry(), palette, k)
-      overlay.setAttribute('aria-valuenow', String(k))
+      drawLanes(ctx, model, geometry(), palette)
+      ctx.restore()
+    }
+    const describe = (k: number) =>
       overlay.setAttribute('aria-valuetext', t('lanes.position', { k, total: model.total }))
+    const onFocus = () => describe(store.getState().k)
+    overlay.addEventListener('focus', onFocus)
+    // The position the cursor layer shows; null until it is painted whole (after a resize or a new ratio).
+    let painted: number | null = null
+    const paintCursor = (k: number) => {
+      const g = geometry()
+      const ctx = prepare(overlay, g, painted === null ? undefined : cursorBand(model, g, painted, k))
+      if (ctx === null) return
+      if (brush !== null) drawBrush(ctx, model, g, palette, brush)
+      drawCursor(ctx, model, g, palette, k)
+      ctx.restore()
+      painted = k
+      overlay.setAttribute('aria-valuenow', String(k))
+      // Worded only while the slider has focus (and on focus, below): formatting it costs a step's key-to-paint.
+      if (document.activeElement === overlay) describe(k)
     }
     // Bring the lane of the chunk just applied into view when it is scrolled away; pan the zoomed window to it.
     const follow = (k: number) => {
@@ -108,6 +121,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     // A move to a screen with another pixel ratio keeps the CSS size (no resize): repaint at the new ratio.
     const resolution = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`)
     const onResolution = () => {
+      painted = null
       paintBase()
       paintCursor(store.getState().k)
     }
@@ -119,6 +133,7 @@ export function LaneCanvas({ engine, model, label, window: view, onWindow, brush
     })
     return () => {
       unsubscribe()
+      overlay.removeEventListener('focus', onFocus)
       scroller.removeEventListener('scroll', onScroll)
       resolution.removeEventListener('change', onResolution)
       cancelAnimationFrame(frame)

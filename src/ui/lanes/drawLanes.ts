@@ -106,8 +106,15 @@ export function laneAt(model: LaneModel, g: Geometry, y: number): number {
   return lane < model.lanes.length ? lane : -1
 }
 
-/** Prepares a canvas for drawing in CSS pixels at the device's pixel ratio. */
-export function prepare(canvas: HTMLCanvasElement, g: Geometry): CanvasRenderingContext2D | null {
+/**
+ * Prepares a canvas for drawing in CSS pixels at the device's pixel ratio: cleared whole, or only the columns
+ * [band.left, band.right) with drawing clipped to them (the caller restores the context after drawing).
+ */
+export function prepare(
+  canvas: HTMLCanvasElement,
+  g: Geometry,
+  band?: { readonly left: number; readonly right: number },
+): CanvasRenderingContext2D | null {
   const dpr = window.devicePixelRatio || 1
   const w = Math.max(1, Math.round(g.width * dpr))
   const h = Math.max(1, Math.round(g.height * dpr))
@@ -116,8 +123,42 @@ export function prepare(canvas: HTMLCanvasElement, g: Geometry): CanvasRendering
   const ctx = canvas.getContext('2d')
   if (ctx === null) return null
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0)
-  ctx.clearRect(0, 0, g.width, g.height)
+  ctx.save()
+  if (band === undefined) {
+    ctx.clearRect(0, 0, g.width, g.height)
+    return ctx
+  }
+  ctx.beginPath()
+  ctx.rect(band.left, 0, band.right - band.left, g.height)
+  ctx.clip()
+  ctx.clearRect(band.left, 0, band.right - band.left, g.height)
   return ctx
+}
+
+/**
+ * How far from the cursor line its label can reach, in CSS pixels: the widest label ("k 10,000,000", ~85 px),
+ * which sits centred on the line except at the canvas's edges, where it is pushed inside whole.
+ */
+const CURSOR_REACH = 96
+
+/**
+ * The columns a cursor move from position `from` to `to` changes on the cursor layer: the cursor line and its
+ * label at both places, and the pending shade between them (the shade right of both is the same before and
+ * after). A step at a million chunks moves the cursor by a fraction of a pixel: repainting this band, not the
+ * whole layer, keeps a step's canvas work small.
+ */
+export function cursorBand(
+  model: LaneModel,
+  g: Geometry,
+  from: number,
+  to: number,
+): { readonly left: number; readonly right: number } {
+  const a = xOf(model, g, from)
+  const b = xOf(model, g, to)
+  return {
+    left: Math.max(0, Math.floor(Math.min(a, b)) - CURSOR_REACH),
+    right: Math.min(g.width, Math.ceil(Math.max(a, b)) + CURSOR_REACH),
+  }
 }
 
 /** The static picture: ruler, labels, and for each visible lane its bar, delta ticks, open, freeze, ignored. */

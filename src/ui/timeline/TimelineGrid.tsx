@@ -14,8 +14,16 @@ import {
   type TimelineRows,
 } from './buildTimelineRows'
 import { RowMenu, type RowMenuAt } from './RowMenu'
-import { contentTop, rowsInView, scrollSpace, scrollTopFor } from './scrollSpace'
-import { ROW_HEIGHT, TimelineRow, type RowState } from './TimelineRow'
+import {
+  contentTop,
+  echoOf,
+  followTop,
+  rowsInView,
+  scrollSpace,
+  scrollTopFor,
+  type Scroll,
+} from './scrollSpace'
+import { ROW_HEIGHT, TimelineRow, showClippedText, type RowState } from './TimelineRow'
 
 const HEADER = ROW_HEIGHT
 const COLUMN_NAMES = ['seq', 'Δt', 'type', 'idx', 'payload', 'effect'] as const
@@ -37,8 +45,9 @@ const BASE_STEP = 1024
  *
  * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
  * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
- * `scale` content pixels, so the last rows are still reached at the bottom (scrollSpace.ts; the page opens at most
- * a million chunks per stream today, see workers/budget.ts, so this matters once that limit rises).
+ * `scale` content pixels, so the last rows are still reached at the bottom (scrollSpace.ts). A user's file opens at
+ * most a million chunks per stream today (workers/budget.ts); the UI bench checks every way of moving at 10M rows
+ * through its own build's page hook (src/bench/ui.bench.ts).
  */
 export function TimelineGrid({
   engine,
@@ -56,11 +65,11 @@ export function TimelineGrid({
   const prefix = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
   const [viewport, setViewport] = useState(600)
-  const [scrollTop, setScrollTop] = useState(0)
+  const [scroll, setScroll] = useState<Scroll>({ scrollTop: 0, top: null })
   const view = Math.max(ROW_HEIGHT, viewport - HEADER)
   // Memoized: the cursor-follow effect below must not run again on every scroll.
   const space = useMemo(() => scrollSpace(rows.count, ROW_HEIGHT, view), [rows.count, view])
-  const top = contentTop(space, view, scrollTop)
+  const top = Math.min(space.bottom, scroll.top ?? contentTop(space, view, scroll.scrollTop))
 
   useLayoutEffect(() => {
     const el = scrollRef.current
@@ -68,7 +77,7 @@ export function TimelineGrid({
     const observer = new ResizeObserver(() => setViewport(el.clientHeight))
     observer.observe(el)
     // Rendered within the scroll event, before the frame paints: the rows never trail the scrollbar by a frame.
-    const onScroll = () => flushSync(() => setScrollTop(el.scrollTop))
+    const onScroll = () => flushSync(() => setScroll((previous) => echoOf(previous, el.scrollTop)))
     el.addEventListener('scroll', onScroll, { passive: true })
     return () => {
       observer.disconnect()
@@ -87,16 +96,14 @@ export function TimelineGrid({
     const el = scrollRef.current
     if (el === null || rows.count === 0 || k === 0) return
     const row = Math.max(0, rowAtOrBefore(rows, k - 1))
-    const at = topRef.current
-    const y = row * ROW_HEIGHT
-    if (y >= at && y + ROW_HEIGHT <= at + view) return
-    const far = y < at - view || y > at + 2 * view
-    const next = Math.min(space.bottom, Math.max(0, far ? y - view / 2 : y < at ? y : y + ROW_HEIGHT - view))
+    const next = followTop(space, view, topRef.current, row * ROW_HEIGHT, ROW_HEIGHT)
+    if (next === null) return
     topRef.current = next
     const scrolled = scrollTopFor(space, view, next)
     el.scrollTop = scrolled
-    // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows.
-    setScrollTop(scrolled)
+    // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows; the
+    // content offset is kept as asked, not as the browser rounds the scroll offset (see echoOf).
+    setScroll({ scrollTop: scrolled, top: next })
   }, [k, rows, space, view])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
@@ -179,6 +186,7 @@ export function TimelineGrid({
         role="grid"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onPointerOver={(event) => showClippedText(event.target)}
         onContextMenu={(event) => {
           const tr = (event.target as Element).closest('tr.timeline-row')
           const row = Number(tr?.getAttribute('aria-rowindex')) - 2

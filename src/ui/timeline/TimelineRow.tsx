@@ -45,6 +45,18 @@ type Props = {
 }
 
 /**
+ * Shows a clipped cell's whole text as its tooltip once the pointer is over it (TimelineGrid calls it on
+ * pointerover). Not rendered as a `title` on every cell: a fling rewrites every visible row each frame, and a
+ * changed `title` makes the browser restyle its element (the stylesheet has `[title]` rules), ~40 cells a frame.
+ */
+export function showClippedText(target: EventTarget): void {
+  const cell = target instanceof Element ? target.closest('.timeline-clip') : null
+  if (cell === null) return
+  const text = cell.textContent ?? ''
+  if (cell.getAttribute('title') !== text) cell.setAttribute('title', text)
+}
+
+/**
  * One timeline row: a chunk, or a collapsed run of deltas standing for `spans[row]` chunks. Seven elements for a
  * plain chunk (the row and its six cells; the type cell is its own badge): a fling renders every visible row anew.
  */
@@ -122,16 +134,12 @@ export const TimelineRow = memo(function TimelineRow({
           >
             {run ? '▸' : '▾'}
           </button>
-          <span className={`timeline-clip ${run ? 'timeline-run' : ''}`} title={payload}>
-            {payload}
-          </span>
+          <span className={`timeline-clip ${run ? 'timeline-run' : ''}`}>{payload}</span>
         </td>
       ) : (
-        <td className="timeline-clip" title={payload}>
-          {payload}
-        </td>
+        <td className="timeline-clip">{payload}</td>
       )}
-      <td className={`timeline-clip ${TONE[effect.tone]}`} title={effect.text}>
+      <td className={`timeline-clip ${TONE[effect.tone]}`}>
         {effect.text}
         {onActions && (
           <button

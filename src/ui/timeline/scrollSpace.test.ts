@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { contentTop, rowsInView, scrollSpace, scrollTopFor } from './scrollSpace'
+import {
+  contentTop,
+  echoOf,
+  followTop,
+  rowsInView,
+  scrollSpace,
+  scrollTopFor,
+  type Scroll,
+} from './scrollSpace'
 
 // Chromium's cap on an element's height; the scrolled length must stay under it.
 const CAP = 33_554_430
@@ -45,6 +53,51 @@ describe('scrollSpace at 10,000,000 rows (220M px of content)', () => {
         expect(contentTop(space, VIEW, scrollTop + 1)).toBeGreaterThanOrEqual(top)
       }),
     )
+  })
+})
+
+describe('following the cursor at 10,000,000 rows', () => {
+  const count = 10_000_000
+  const space = scrollSpace(count, ROW, VIEW)
+  // Chromium reads back a scroll offset it was given in whole pixels (2 px steps past 16M px).
+  const browserRounds = (scrollTop: number) => 2 * Math.round(scrollTop / 2)
+
+  /** The content offset the view shows after the page scrolled to `next` and the scroll event came back. */
+  function shownAfterFollow(next: number): number {
+    const asked: Scroll = { scrollTop: scrollTopFor(space, VIEW, next), top: next }
+    const echoed = echoOf(asked, browserRounds(asked.scrollTop))
+    return Math.min(space.bottom, echoed.top ?? contentTop(space, VIEW, echoed.scrollTop))
+  }
+
+  it('shows the cursor row whole after a move from any view near it, though the browser rounds the offset', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: count - 1 }),
+        // Where the view was, from the row: mostly a row or two off one edge (a step, PageDown), else far.
+        fc.integer({ min: -3 * VIEW, max: 3 * VIEW }),
+        (row, offset) => {
+          const viewTop = Math.min(space.bottom, Math.max(0, row * ROW + offset))
+          const next = followTop(space, VIEW, viewTop, row * ROW, ROW)
+          const top = next === null ? viewTop : shownAfterFollow(next)
+          expect(row * ROW).toBeGreaterThanOrEqual(top)
+          expect((row + 1) * ROW).toBeLessThanOrEqual(top + VIEW)
+        },
+      ),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('shows the last row whole after End (a jump from the first rows)', () => {
+    const next = followTop(space, VIEW, 0, (count - 1) * ROW, ROW)!
+    const top = shownAfterFollow(next)
+    expect(rowsInView(count, ROW, VIEW, top, 0).end).toBe(count)
+    expect(count * ROW).toBeLessThanOrEqual(top + VIEW)
+  })
+
+  it('gives the view back to the user once they scroll further than the rounding', () => {
+    const asked: Scroll = { scrollTop: 15_000_000.4, top: 110_000_000 }
+    expect(echoOf(asked, 15_000_000)).toBe(asked)
+    expect(echoOf(asked, 15_000_040)).toEqual({ scrollTop: 15_000_040, top: null })
   })
 })
 

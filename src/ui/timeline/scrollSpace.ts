@@ -38,6 +38,23 @@ export function scrollTopFor(space: ScrollSpace, view: number, top: number): num
   return clamped === space.bottom ? Math.max(0, space.body - view) : clamped / space.scale
 }
 
+/**
+ * Where the view's top goes so that the row at content offset `y` is wholly in view, or null when it already is:
+ * to the nearer edge after a short move, centred after a far jump (more than a view away).
+ */
+export function followTop(
+  space: ScrollSpace,
+  view: number,
+  top: number,
+  y: number,
+  rowHeight: number,
+): number | null {
+  if (y >= top && y + rowHeight <= top + view) return null
+  const far = y < top - view || y > top + 2 * view
+  const next = far ? y - view / 2 : y < top ? y : y + rowHeight - view
+  return Math.min(space.bottom, Math.max(0, next))
+}
+
 /** Rows [first, end) that intersect a view whose top is at content offset `top`, plus `overscan` below it. */
 export function rowsInView(
   count: number,
@@ -50,4 +67,19 @@ export function rowsInView(
     first: Math.min(count, Math.floor(top / rowHeight)),
     end: Math.min(count, Math.ceil((top + view) / rowHeight) + overscan),
   }
+}
+
+/**
+ * Where the view is: the scroll offset, and the content offset when the page set it (a cursor-follow scroll).
+ * Chromium rounds a scroll offset it is given (to whole pixels, and to 2 px steps past 16M px), and past the
+ * element cap one scrolled pixel stands for several content pixels: the offset read back would put a row the
+ * cursor brought to the view's edge up to `scale` px outside it. So the content offset the page asked for stands
+ * until the user scrolls.
+ */
+export type Scroll = { readonly scrollTop: number; readonly top: number | null }
+
+/** The scroll event that follows setting a scroll offset reports it rounded: the asked-for content offset stays. */
+export function echoOf(previous: Scroll, scrollTop: number): Scroll {
+  if (previous.top !== null && Math.abs(scrollTop - previous.scrollTop) <= 2) return previous
+  return { scrollTop, top: null }
 }

@@ -17,9 +17,17 @@ export function useUrlSync(): void {
         push: (hash) => window.history.pushState(null, '', hash),
         replace: (hash) => window.history.replaceState(null, '', hash),
       },
+      // Then in idle time: replaceState takes milliseconds, and a timer firing between a key press and the frame
+      // that shows it would add them to that step's key-to-paint (README.md, "Budgets").
       setTimer: (run, ms) => {
-        const timer = window.setTimeout(run, ms)
-        return () => window.clearTimeout(timer)
+        let idle = 0
+        const timer = window.setTimeout(() => {
+          idle = window.requestIdleCallback(run, { timeout: 1000 })
+        }, ms)
+        return () => {
+          window.clearTimeout(timer)
+          window.cancelIdleCallback(idle)
+        }
       },
     })
     void router.start()
