@@ -122,7 +122,7 @@ test('an encrypted link asks for its passphrase, refuses a wrong one, then opens
 test('a damaged link says so and the page stays usable', async ({ page, browser }) => {
   await openApp(page, '#ex=straggler')
   const link = await shareLink(page)
-  const at = Math.floor((link.indexOf('#v2.') + link.length) / 2)
+  const at = Math.floor((link.indexOf('#v3.') + link.length) / 2)
   const flip = (c: string) => (c === 'A' ? 'B' : 'A')
   const damaged = link.slice(0, at) + flip(link[at]!) + flip(link[at + 1]!) + link.slice(at + 2)
 

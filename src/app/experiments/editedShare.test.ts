@@ -45,7 +45,7 @@ describe('an edited stream keeps its label in every scope of a share link (paylo
   ])('%s', async (_label, options) => {
     expect(source.derived).toBe(LABEL)
     const opened = await share(options)
-    expect(opened.version).toBe(2)
+    expect(opened.version).toBe(3)
     expect(opened.source.derived).toBe(LABEL)
     expect(opened.source.name).toBe(`${NAME} (edited)`)
     // The stream itself is the edited one, not the recording.

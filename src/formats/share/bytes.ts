@@ -57,6 +57,9 @@ export class ByteWriter {
 /** Thrown by {@link ByteReader} on bytes no writer produces; the link decoder turns it into "damaged". */
 export class Malformed extends Error {}
 
+/** Thrown by a decoder whose output would pass the caller's cap: the opener says "too large", not "damaged". */
+export class TooLarge extends Error {}
+
 export class ByteReader {
   at = 0
   constructor(private readonly bytes: Uint8Array) {}

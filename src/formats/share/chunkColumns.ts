@@ -1,25 +1,25 @@
 import { isRecord } from '../../core/base/isRecord'
 import { Malformed, MAX_ZIGZAG } from './bytes'
-import { Bits, IntModel, RangeDecoder, RangeEncoder, sizeClass } from './rangeCoder'
+import {
+  NumberColumns,
+  type NumberCoder,
+  START_TYPES,
+  WHOLE,
+  TEXT,
+  REASONING,
+  TOOL_SAME,
+  TOOL_NEW,
+  TOOL_NEW_UNNAMED,
+  START,
+  END_BUILT,
+  type Row,
+} from './numberColumns'
+import { RangeDecoder, RangeEncoder } from './rangeCoder'
 
 // A v2 link's chunks as columns (docs/protocol.md §14). Each chunk is one op; a chunk of the usual shapes (exact
 // keys in the usual order) puts its index, its text's length and its text in columns; any other chunk travels
 // whole in the skeleton (op 0), so every chunk comes back exactly as it went, odd ones included. The number
 // columns (op, index, length, seq, time) are range-coded per chunk, each under its own model (rangeCoder.ts).
-
-const WHOLE = 0
-const TEXT = 1
-const REASONING = 2
-/** A tool-call delta with the id and name (or no name) of the previous tool-call delta at its index. */
-const TOOL_SAME = 3
-/** A tool-call delta with a new id and name: both join the names list. */
-const TOOL_NEW = 4
-/** A tool-call delta with a new id and no `name` key. */
-const TOOL_NEW_UNNAMED = 5
-const START = 6 // + 0 text, 1 reasoning, 2 tool-call
-const START_TYPES = ['text', 'reasoning', 'tool-call'] as const
-/** A block-end whose block is exactly what the deltas at its index built since its block-start. */
-const END_BUILT = 9
 
 const DELTA_KEYS = ['type', 'index', 'text']
 const TOOL_KEYS = ['type', 'index', 'id', 'name', 'argumentsDelta']
@@ -41,6 +41,11 @@ export type ChunkColumns = {
    * a length is coded against the characters around its end (`text` starts with the deltas' text).
    */
   numbers(text: string): Uint8Array
+  /**
+   * The same numbers into a coder that carries more (a v3 link codes all its sections in one stream), under the
+   * model `make` builds for the text.
+   */
+  codeNumbers(coder: RangeEncoder, text: string, make: NumberModel): void
   readonly text: string
   /** The chunks that travel whole, in order. */
   readonly whole: unknown[]
@@ -162,20 +167,28 @@ export async function encodeChunks(
     put(WHOLE, 0)
     whole.push(chunk)
   }
+  const codeNumbers = (coder: RangeEncoder, all: string, make: NumberModel) => {
+    const columns = make(all)
+    for (let i = 0; i < rows.length; i += 5)
+      columns.code(coder, rows[i]!, rows[i + 1]!, rows[i + 2]!, rows[i + 3]!, rows[i + 4]!)
+  }
   return {
     count: source.chunks.length,
     numbers: (all) => {
-      const columns = new NumberColumns(all)
       const coder = new RangeEncoder()
-      for (let i = 0; i < rows.length; i += 5)
-        columns.code(coder, rows[i]!, rows[i + 1]!, rows[i + 2]!, rows[i + 3]!, rows[i + 4]!)
+      codeNumbers(coder, all, v2Numbers)
       return coder.finish()
     },
+    codeNumbers,
     text: text.join(''),
     whole,
     names,
   }
 }
+
+/** The model of a link's chunk numbers, built for its text column. */
+export type NumberModel = (text: string) => NumberCoder
+const v2Numbers: NumberModel = (text) => new NumberColumns(text)
 
 export type DecodedColumns = {
   /** Where the deltas' text ends in the text column (the skeleton's long strings follow). */
@@ -187,10 +200,18 @@ export type DecodedColumns = {
   ): { chunks: unknown[]; seq: number[]; time: (number | null)[] }
 }
 
-/** Reads the numbers of `count` chunks; `text` starts with the deltas' text. Throws Malformed. */
-export function decodeChunks(count: number, numbers: Uint8Array, text: string): DecodedColumns {
-  const columns = new NumberColumns(text)
-  const coder = new RangeDecoder(numbers)
+/**
+ * Reads the numbers of `count` chunks (their own bytes, or the rest of a coder that carries more); `text` starts
+ * with the deltas' text. Throws Malformed.
+ */
+export function decodeChunks(
+  count: number,
+  numbers: Uint8Array | RangeDecoder,
+  text: string,
+  make: NumberModel = v2Numbers,
+): DecodedColumns {
+  const columns = make(text)
+  const coder = numbers instanceof RangeDecoder ? numbers : new RangeDecoder(numbers)
   const rows: (Row & { readonly delta: string })[] = []
   const seq: number[] = []
   const time: (number | null)[] = []
@@ -250,113 +271,6 @@ function buildChunks(
   if (nextWhole !== whole.length || nextName !== names.length)
     throw new Malformed('its chunk columns do not add up')
   return chunks
-}
-
-type Row = { readonly op: number; readonly index: number; readonly length: number }
-type Numbers = Row & { readonly seq: number; readonly time: number }
-
-const OPS = END_BUILT + 1
-/** A delta's length is coded place by place up to here, beyond as a number. */
-const STOP_AT = 8
-const CLASSES = 6
-
-/** Outside the text, space, newline, ASCII letter or digit, other ASCII, anything else (CJK, emoji…). */
-function charClass(code: number): number {
-  if (Number.isNaN(code)) return 0
-  if (code === 32) return 1
-  if (code === 10) return 2
-  if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return 3
-  return code < 128 ? 4 : 5
-}
-const hasIndex = (op: number) => op !== WHOLE
-const hasText = (op: number) => op >= TEXT && op <= TOOL_NEW_UNNAMED
-/** Text and reasoning deltas share a length model; tool-call arguments have their own. */
-const lengthKind = (op: number) => (op <= REASONING ? 0 : 1)
-
-/**
- * One chunk's numbers, each under its own model: the op after the previous op, the index after the previous
- * index, a length by its kind (text or arguments), seq after the previous seq's size, time alone. Few contexts on
- * purpose: a link holds hundreds of chunks, and every context has to learn its odds from nothing (on the corpus,
- * finer contexts cost 8% more than these). The same on both sides, so they learn alike.
- */
-class NumberColumns {
-  private readonly ops = new IntModel(OPS)
-  private readonly indexes = new IntModel(4)
-  private readonly lengths = new IntModel(2)
-  private readonly seqs = new IntModel(4)
-  private readonly times = new IntModel(1)
-  private last = { op: 0, index: 0, seq: 0, time: 0 }
-
-  private readonly stops = new Bits(2 * STOP_AT * CLASSES * CLASSES)
-  /** Where the next delta's text begins in the text column. */
-  private at = 0
-
-  constructor(private readonly text: string) {}
-
-  code(coder: RangeEncoder, op: number, index: number, length: number, seq: number, time: number): void {
-    this.ops.encode(coder, op, this.last.op)
-    if (hasIndex(op)) this.indexes.encode(coder, index, this.indexContext())
-    if (hasText(op)) this.codeLength(coder, op, length)
-    this.seqs.encode(coder, seq, sizeClass(this.last.seq, 3))
-    this.times.encode(coder, time)
-    this.remember(op, index, length, seq, time)
-  }
-
-  decode(coder: RangeDecoder): Numbers {
-    const op = this.ops.decode(coder, this.last.op)
-    if (op >= OPS) throw new Malformed(`its op ${op} is unknown`)
-    const index = hasIndex(op) ? this.indexes.decode(coder, this.indexContext()) : 0
-    const length = hasText(op) ? this.decodeLength(coder, op) : 0
-    const seq = this.seqs.decode(coder, sizeClass(this.last.seq, 3))
-    const time = this.times.decode(coder)
-    this.remember(op, index, length, seq, time)
-    return { op, index, length, seq, time }
-  }
-
-  /**
-   * A length as "does the delta stop here?" at each of its first STOP_AT characters, under the classes of the
-   * characters on both sides of that place (a token tends to end before a space or a punctuation mark), then the
-   * rest of a longer one as a number.
-   */
-  private codeLength(coder: RangeEncoder, op: number, length: number): void {
-    const kind = lengthKind(op)
-    for (let i = 0; i < STOP_AT; i++) {
-      const stop = i === length ? 1 : 0
-      coder.bit(this.stops, this.stopContext(kind, i), stop)
-      if (stop === 1) break
-    }
-    if (length >= STOP_AT) this.lengths.encode(coder, length - STOP_AT, kind)
-    this.at += length
-  }
-
-  private decodeLength(coder: RangeDecoder, op: number): number {
-    const kind = lengthKind(op)
-    let length = -1
-    for (let i = 0; i < STOP_AT && length < 0; i++)
-      if (coder.bit(this.stops, this.stopContext(kind, i))) length = i
-    if (length < 0) length = STOP_AT + this.lengths.decode(coder, kind)
-    this.at += length
-    return length
-  }
-
-  private stopContext(kind: number, i: number): number {
-    const place = this.at + i
-    const before = charClass(this.text.charCodeAt(place - 1))
-    const after = charClass(this.text.charCodeAt(place))
-    return ((kind * STOP_AT + Math.min(i, 4)) * CLASSES + before) * CLASSES + after
-  }
-
-  private indexContext(): number {
-    return Math.min(this.last.index, 3)
-  }
-
-  private remember(op: number, index: number, length: number, seq: number, time: number): void {
-    const last = this.last
-    if (hasIndex(op)) last.index = index
-    last.op = op
-    last.seq = seq
-    last.time = time
-  }
 }
 
 const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)

@@ -72,6 +72,35 @@ export class RangeEncoder {
     }
   }
 
+  /** A bit under a 12-bit probability of a 1 (1…4095) from an outside model (textModel.ts). */
+  bitAt(p1: number, bit: number): void {
+    const bound = Math.floor(this.range / 4096) * (4096 - p1)
+    if (bit === 0) this.range = bound
+    else {
+      this.low += bound
+      this.range -= bound
+    }
+    while (this.range < TOP) {
+      this.range = (this.range * 256) >>> 0
+      this.shiftLow()
+    }
+  }
+
+  /**
+   * The shortest ending (v3 links): the decoder reads zeros past the end, so the coder settles on the number in
+   * [low, low + range) with the most trailing zero bytes, and those bytes are left out.
+   */
+  finishShort(): Uint8Array {
+    // range ≥ 2^24 here: a multiple of 2^24 lies in [low, low + range) or is at most one step of 2^24 above low.
+    let step = 2 ** 32
+    while (step >= 1 && Math.ceil(this.low / step) * step >= this.low + this.range) step /= 2
+    this.low = Math.ceil(this.low / step) * step
+    for (let i = 0; i < 5; i++) this.shiftLow()
+    let end = this.length
+    while (end > 1 && this.out[end - 1] === 0) end--
+    return this.out.slice(1, end)
+  }
+
   private shiftLow(): void {
     if (this.low < 0xff000000 || this.low >= 2 ** 32) {
       const carry = this.low >= 2 ** 32 ? 1 : 0
@@ -103,14 +132,36 @@ export class RangeDecoder {
   private code = 0
   private at = 0
 
-  constructor(private readonly bytes: Uint8Array) {
+  /** `padding`: how many zeros past the end it may read (v3 links leave their trailing zeros out). */
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly padding = 4,
+  ) {
     for (let i = 0; i < 4; i++) this.code = (this.code * 256 + this.next()) >>> 0
   }
 
   /** Past the end the coder reads zeros; a stream that needs many of them was not made by the encoder. */
   private next(): number {
-    if (this.at >= this.bytes.length + 4) throw new Malformed('its numbers run past their column')
+    if (this.at >= this.bytes.length + this.padding) throw new Malformed('its numbers run past their column')
     return this.bytes[this.at++] ?? 0
+  }
+
+  bitAt(p1: number): number {
+    const bound = Math.floor(this.range / 4096) * (4096 - p1)
+    let bit: number
+    if (this.code < bound) {
+      this.range = bound
+      bit = 0
+    } else {
+      this.code -= bound
+      this.range -= bound
+      bit = 1
+    }
+    while (this.range < TOP) {
+      this.range = (this.range * 256) >>> 0
+      this.code = (this.code * 256 + this.next()) >>> 0
+    }
+    return bit
   }
 
   bit(probs: Bits, at: number): number {

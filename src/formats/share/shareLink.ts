@@ -2,16 +2,17 @@ import { crc32 } from '../../core/base/crc32'
 import { readCapped } from '../../core/base/readCapped'
 import { isRecord, parseJson } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
-import { decodeBody, encodeBody } from './codecV2'
+import { decodeBody } from './codecV2'
+import { decodeBodyV3, encodeBodyV3 } from './codecV3'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
- * Share links: `#v2.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
+ * Share links: `#v3.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
  * never send to a server. Only the platform (crypto.subtle, TextEncoder, btoa/atob, DecompressionStream for v1)
  * and fflate (synchronous deflate with a preset dictionary, which CompressionStream cannot take) are used, so the
  * same code runs in the app, the worker and the CLI.
  *
- * Frame (bytes, before base64url; the same in v1 and v2, only the body differs):
+ * Frame (bytes, before base64url; the same in every version, only the body differs):
  *
  * | bytes | plain (mode 0)     | encrypted (mode 1)                                                              |
  * |-------|--------------------|---------------------------------------------------------------------------------|
@@ -19,13 +20,14 @@ import { openSharePayload, type OpenedShare, type SharePayload } from './payload
  * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                                        |
  * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–32 as additional data |
  *
- * Body: v2, the columnar layout of codecV2.ts; v1 (still opened, no longer written), deflate-raw(UTF-8 JSON).
+ * Body: v3, the columnar layout (layout.ts) in one range-coded stream under a primed byte model (codecV3.ts);
+ * v2 (opened, no longer written), the same layout deflated (codecV2.ts); v1 (opened), deflate-raw(UTF-8 JSON).
  * The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations) → AES-GCM-256. The CRC tells a damaged or cut link
  * from a wrong passphrase (GCM's tag alone cannot); decompression stops past `maxBytes`.
  */
 
 /** The version new links are written in; every older one still opens. */
-export const SHARE_VERSION = 2
+export const SHARE_VERSION = 3
 export const SHARE_PREFIX = `v${SHARE_VERSION}.`
 /** Decoding refuses more decompressed JSON than this by default (a crafted link cannot exhaust memory). */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -76,7 +78,7 @@ export type LinkError = {
 }
 
 /**
- * The fragment for a payload, without `#`: `v2.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
+ * The fragment for a payload, without `#`: `v3.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
  *
  * @example
  * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
@@ -85,7 +87,7 @@ export async function encodeShareLink(payload: SharePayload, options: EncodeOpti
   const missing = missingPlatform(options.passphrase !== undefined)
   if (missing !== null) throw new Error(missing)
   const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
-  const compressed = await encodeBody(payload, pause)
+  const compressed = await encodeBodyV3(payload, pause)
   let frame: Uint8Array
   if (options.passphrase === undefined) {
     frame = new Uint8Array(HEADER + compressed.length)
@@ -154,7 +156,7 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
   if (match === null)
     return { error: `this is not a Chunkscope share link (it should start with #${SHARE_PREFIX})` }
   const version = Number(match[1])
-  if (version !== 1 && version !== 2) {
+  if (version !== 1 && version !== 2 && version !== 3) {
     return {
       error: `this link uses share format v${match[1]}, which this version of Chunkscope does not know; open it with a newer version`,
     }
@@ -212,7 +214,7 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
       }
     }
   }
-  const read = version === 1 ? await readV1(compressed, options) : readV2(compressed, options)
+  const read = version === 1 ? await readV1(compressed, options) : readColumnar(version, compressed, options)
   if ('error' in read) return read
   const value = read.value
   if (isRecord(value) && typeof value['v'] === 'number' && value['v'] !== 1) {
@@ -231,9 +233,13 @@ function tooLarge(max: number): LinkError {
   }
 }
 
-function readV2(body: Uint8Array, options: DecodeOptions): { value: unknown } | LinkError {
+function readColumnar(
+  version: number,
+  body: Uint8Array,
+  options: DecodeOptions,
+): { value: unknown } | LinkError {
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES
-  const read = decodeBody(body, max)
+  const read = version === 2 ? decodeBody(body, max) : decodeBodyV3(body, max)
   return 'tooLarge' in read ? tooLarge(max) : read
 }
 
@@ -264,7 +270,7 @@ async function readV1(
 
 /** Why this page cannot encode or decode links (an old browser, or encryption on a page that is not secure). */
 export function missingPlatform(encrypted: boolean, version = SHARE_VERSION): string | null {
-  // Only v1 bodies inflate through the platform; v2 deflates with fflate (a dictionary, docs/protocol.md §14).
+  // Only v1 bodies inflate through the platform; v2 and v3 use fflate (a dictionary, docs/protocol.md §14).
   if (version === 1 && typeof DecompressionStream !== 'function')
     return 'this browser cannot open v1 share links (it lacks DecompressionStream); use a current browser'
   if (encrypted && globalThis.crypto?.subtle === undefined)

@@ -1,0 +1,194 @@
+import { deflateSync } from 'fflate'
+import { ByteWriter, Malformed, TooLarge } from './bytes'
+import { inflate } from './codecV2'
+import { SHARE_DICTIONARY } from './dictionary'
+import {
+  layOut,
+  LONG_STRING,
+  metaBytes,
+  readSections,
+  splitPayload,
+  type DecodedBody,
+  type Sections,
+} from './layout'
+import { decodeMeta, encodeMeta, metaBits } from './metaV3'
+import { IntModel, RangeDecoder, RangeEncoder } from './rangeCoder'
+import { TextModel } from './textModel'
+import { NumberColumnsV3 } from './numberColumnsV3'
+import type { NumberModel } from './chunkColumns'
+
+/**
+ * The body of a v3 share link (docs/protocol.md §14): the columnar layout of layout.ts (as v2), all of it in one
+ * range-coded stream, so no section pays for its own length prefix or coder flush:
+ *
+ * 1. two flags (meta deflated, text deflated), each a bit at fixed odds of 1 in 64;
+ * 2. the meta section part by part (metaV3.ts): its skeleton under the byte model (textModel.ts), its numbers
+ *    under a number model; or the v2 meta bytes deflated with the built-in dictionary: their length, the
+ *    deflated length and the deflated bytes at even odds;
+ * 3. the text's UTF-8 bytes under the same model, carrying on from the meta, up to the UTF-16 length the meta
+ *    gives; or deflated (without the dictionary) as for the meta;
+ * 4. the chunk numbers (numberColumnsV3.ts), coded against the text.
+ *
+ * The coder ends on the shortest number its last interval allows and leaves out its trailing zero bytes (the
+ * decoder reads zeros past the end).
+ */
+
+/**
+ * Sections this long or longer are deflated instead: the byte model costs about a microsecond a bit, and
+ * deflate does nearly as well on a long text. The decoder refuses to model more than this, so a crafted link
+ * cannot keep it busy.
+ */
+const MODEL_UNDER = 256 * 1024
+/**
+ * A modelled section holds at most this many bytes per byte of the link (plus MODEL_SLACK): the decoder stops a
+ * crafted link there, long before MODEL_UNDER, and the encoder deflates a text that compresses better than this
+ * (a run of one character) so that its link stays within the rule.
+ */
+const MODEL_RATIO = 64
+const MODEL_SLACK = 4096
+/** A payload without chunk columns is also tried with its strings left inline while its body is under this. */
+const TRY_INLINE_UNDER = 8 * 1024
+/** The flags' odds of being set, in 4096ths: a deflated section is rare, so a plain link pays ~0.05 bit. */
+const FLAG_ODDS = 64
+const v3Numbers: NumberModel = (text) => new NumberColumnsV3(text)
+const PACKED_LENGTH = 0
+const PACKED_SIZE = 1
+
+/** A payload (any JSON value) as v3 body bytes; `pause` is awaited between the steps of a big payload. */
+export async function encodeBodyV3(
+  payload: unknown,
+  pause: () => Promise<void> = async () => {},
+): Promise<Uint8Array<ArrayBuffer>> {
+  const { shell, columns } = await splitPayload(payload, pause)
+  const body = await pack(layOut(shell, columns, LONG_STRING), pause)
+  // As in v2: a whole session's records may compress better with their strings beside their keys.
+  if (columns !== null || body.length > TRY_INLINE_UNDER) return body
+  const inline = await pack(layOut(shell, null, Infinity), pause)
+  return inline.length < body.length ? inline : body
+}
+
+async function pack(sections: Sections, pause: () => Promise<void>): Promise<Uint8Array<ArrayBuffer>> {
+  const { meta, text } = sections
+  const metaPacked = meta.length >= MODEL_UNDER
+  const textPacked = text.length >= MODEL_UNDER
+  const body = await packAs(sections, metaPacked, textPacked, pause)
+  const modelled = (metaPacked ? 0 : meta.length) + (textPacked ? 0 : text.length)
+  if (modelledLimit(body.length) >= modelled) return body
+  return packAs(sections, true, true, pause)
+}
+
+/** How many bytes a body of `length` bytes may decode from the model (see MODEL_RATIO). */
+const modelledLimit = (length: number) => Math.min(MODEL_UNDER, MODEL_RATIO * length + MODEL_SLACK)
+
+async function packAs(
+  sections: Sections,
+  metaPacked: boolean,
+  textPacked: boolean,
+  pause: () => Promise<void>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const { meta, text, textString, columns } = sections
+  const coder = new RangeEncoder()
+  const header = new IntModel(2)
+  const model = new TextModel()
+  coder.bitAt(FLAG_ODDS, metaPacked ? 1 : 0)
+  coder.bitAt(FLAG_ODDS, textPacked ? 1 : 0)
+  if (metaPacked) raw(coder, header, meta, deflateSync(meta, { level: 9, dictionary: SHARE_DICTIONARY }))
+  else await encodeMeta(coder, model, metaBits(), sections.parts, pause)
+  await pause()
+  if (textPacked) raw(coder, header, text, deflateSync(text, { level: 9 }))
+  else await model.encode(coder, text, pause)
+  await pause()
+  columns?.codeNumbers(coder, textString, v3Numbers)
+  return new Uint8Array(coder.finishShort())
+}
+
+/** A deflated section inside the coded stream: its length, the deflated length, each bit at even odds. */
+function raw(coder: RangeEncoder, header: IntModel, bytes: Uint8Array, deflated: Uint8Array): void {
+  header.encode(coder, bytes.length, PACKED_LENGTH)
+  header.encode(coder, deflated.length, PACKED_SIZE)
+  for (const byte of deflated) for (let b = 7; b >= 0; b--) coder.direct((byte >> b) & 1)
+}
+
+/**
+ * v3 body bytes back to the payload value (checked as a share later by openSharePayload). Never throws; refuses
+ * more than `maxBytes` of meta and text before decoding them.
+ */
+export function decodeBodyV3(body: Uint8Array, maxBytes: number): DecodedBody {
+  try {
+    return decode(body, maxBytes)
+  } catch (error) {
+    if (error instanceof Malformed) return { error: `the link is damaged: ${error.message}` }
+    if (error instanceof TooLarge) return { tooLarge: true }
+    throw error
+  }
+}
+
+function decode(body: Uint8Array, maxBytes: number): DecodedBody {
+  // No end to the zeros it may read: every step below is bounded by a length checked before it runs.
+  const coder = new RangeDecoder(body, Infinity)
+  const header = new IntModel(2)
+  const model = new TextModel()
+  const metaPacked = coder.bitAt(FLAG_ODDS) === 1
+  const textPacked = coder.bitAt(FLAG_ODDS) === 1
+  const limit = modelledLimit(body.length)
+  const meta = metaPacked
+    ? unpack(coder, header, body.length, maxBytes, true)
+    : metaBytes(decodeMeta(coder, model, metaBits(), { bytes: limit, maxBytes }))
+  // The meta's second number is the text's length in UTF-16 units: at least a third of its UTF-8 bytes.
+  const units = secondVarint(meta)
+  if (meta.length + units > maxBytes) throw new TooLarge()
+  const text = textPacked
+    ? unpack(coder, header, body.length, maxBytes - meta.length, false)
+    : modelledText(coder, model, units, Math.min(limit, maxBytes) - (metaPacked ? 0 : meta.length))
+  return readSections(meta, text, coder, maxBytes, v3Numbers)
+}
+
+function unpack(
+  coder: RangeDecoder,
+  header: IntModel,
+  bodyLength: number,
+  maxBytes: number,
+  dictionary: boolean,
+): Uint8Array {
+  const length = header.decode(coder, PACKED_LENGTH)
+  if (length > maxBytes) throw new TooLarge()
+  const size = header.decode(coder, PACKED_SIZE)
+  if (size > bodyLength) throw new Malformed('a section runs past the link')
+  const bytes = new Uint8Array(size)
+  for (let i = 0; i < size; i++) {
+    let byte = 0
+    for (let b = 0; b < 8; b++) byte = (byte << 1) | coder.direct()
+    bytes[i] = byte
+  }
+  return inflate(bytes, length, dictionary)
+}
+
+function secondVarint(meta: Uint8Array): number {
+  let at = 0
+  while ((meta[at] ?? 0) >= 128) at++
+  let value = 0
+  let scale = 1
+  for (at++; at < meta.length; at++) {
+    value += (meta[at]! % 128) * scale
+    if (meta[at]! < 128) return value
+    scale *= 128
+  }
+  throw new Malformed('its meta section is cut short')
+}
+
+/** UTF-8 bytes from the model until they make `units` UTF-16 units. */
+function modelledText(coder: RangeDecoder, model: TextModel, units: number, limit: number): Uint8Array {
+  const out = new ByteWriter()
+  let count = 0
+  while (count < units) {
+    const lead = model.decodeByte(coder)
+    const follow = lead < 0x80 ? 0 : lead >= 0xc0 && lead < 0xe0 ? 1 : lead >= 0xe0 && lead < 0xf0 ? 2 : 3
+    if ((lead >= 0x80 && lead < 0xc0) || lead >= 0xf8) throw new Malformed('its text is not valid UTF-8')
+    if (out.length + 1 + follow > limit) throw new Malformed('its text is longer than a link may hold')
+    out.byte(lead)
+    for (let i = 0; i < follow; i++) out.byte(model.decodeByte(coder))
+    count += follow === 3 ? 2 : 1
+  }
+  if (count !== units) throw new Malformed('its text has the wrong length')
+  return out.result()
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { readCorpus } from '../../test/corpus'
+import { loadSource } from '../load'
+import { buildSharePayload, type ShareScope } from './payload'
+import {
+  decodeShareLink,
+  encodeShareLink,
+  inspectShareLink,
+  MIN_ITERATIONS,
+  SHARE_VERSION,
+} from './shareLink'
+
+// Links written by earlier encoders: v1 (deflated JSON) and v2 (the columnar layout, deflated), kept from before
+// each new version: every released version keeps opening (docs/protocol.md §14). Each must open to the very
+// payload the same share gives as a link of today's version.
+type Fixture = {
+  readonly file: string
+  readonly stream: string
+  readonly k: number
+  readonly options: ShareScope
+  readonly passphrase?: string
+  readonly fragment: string
+}
+const fixtures = (version: number) =>
+  (
+    JSON.parse(
+      readFileSync(new URL(`../../../fixtures/share/v${version}-links.json`, import.meta.url), 'utf8'),
+    ) as { links: Fixture[] }
+  ).links.map((link): [string, number, Fixture] => [
+    `v${version}: ${link.file} ${link.stream} ${JSON.stringify(link.options)}`,
+    version,
+    link,
+  ])
+
+describe('old links still open', () => {
+  it.each([...fixtures(1), ...fixtures(2)])('%s', async (_label, version, link) => {
+    expect(link.fragment.startsWith(`v${version}.`)).toBe(true)
+    expect(inspectShareLink(link.fragment)).toEqual({ version, encrypted: link.passphrase !== undefined })
+    const passphrase = link.passphrase !== undefined ? { passphrase: link.passphrase } : {}
+    const old = await decodeShareLink(`#${link.fragment}`, passphrase)
+    if ('error' in old) throw new Error(old.error)
+    const source = loadSource(readCorpus(link.file), link.file)
+    const attempt = source.sessions[0]!.streams.find((candidate) => candidate.id === link.stream)!
+    const payload = buildSharePayload({ source, attempt, streamKey: link.stream, k: link.k }, link.options)
+    const fragment = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS })
+    expect(fragment.startsWith(`v${SHARE_VERSION}.`)).toBe(true)
+    // The payload is what the old link carried: today's layout is shorter, never different.
+    expect(fragment.length).toBeLessThan(link.fragment.length)
+    const now = await decodeShareLink(`#${fragment}`, passphrase)
+    if ('error' in now) throw new Error(now.error)
+    expect(old.version).toBe(version)
+    expect(now.version).toBe(SHARE_VERSION)
+    expect(old.payload).toEqual(now.payload)
+    const { payload: _a, version: _b, source: s1, ...rest1 } = old
+    const { payload: _c, version: _d, source: s2, ...rest2 } = now
+    expect(rest1).toEqual(rest2)
+    const opened = (s: typeof s1) => s.sessions[0]!.streams.find((a) => a.id === old.streamKey)!
+    const plain = (s: typeof s1) => opened(s).chunks.map(({ seq, time, chunk }) => ({ seq, time, chunk }))
+    expect(plain(s1)).toEqual(plain(s2))
+    expect(opened(s1).recorded).toEqual(opened(s2).recorded)
+    expect(opened(s1).window).toEqual(opened(s2).window)
+    expect(s1.diagnostics).toEqual(s2.diagnostics)
+  })
+})
