@@ -20,6 +20,9 @@ export default defineConfig({
   // Per test, a guard against a hang rather than a speed check (bench/ measures speed): corpus pages take a few
   // seconds on an idle 2-core machine and several times that when it is shared.
   timeout: 60_000,
+  // An assertion waits for what the page shows next, not for a speed: on a shared machine a worker's load can take
+  // longer than Playwright's default 5 s, and waiting longer changes no verdict.
+  expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     baseURL: BASE_URL,

@@ -46,12 +46,20 @@ function resigned(fragment: string, change: (frame: Uint8Array) => Uint8Array): 
   return `v1.${toBase64Url(frame)}`
 }
 
+/** Files written by `openGenerated`, removed after each test: the browser reads a chosen file lazily, so removing
+ * it as soon as the input took it could make the page read a file that is gone. */
+const generated: string[] = []
+
 async function openGenerated(page: Page, path: string, content: string | Buffer): Promise<void> {
   writeFileSync(path, content)
+  generated.push(path)
   await page.getByLabel('Open file', { exact: true }).setInputFiles(path)
   await idle(page)
-  rmSync(path)
 }
+
+test.afterEach(() => {
+  for (const path of generated.splice(0)) rmSync(path, { force: true })
+})
 
 async function paste(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Paste' }).click()
