@@ -154,6 +154,21 @@ function recoverFrames(text: string): FrameRead {
           },
         }
       payload = text.slice(pos, end)
+    } else {
+      // No payload after the headers: the text ends in them (no payload anywhere after), or a header's bytes were
+      // lost. Either way this frame cannot be read, and (as a frame that fails its CRC) the stream fails here.
+      const cut = text.indexOf('{', pos) === -1
+      return {
+        frames,
+        failure: {
+          number,
+          offset: begin,
+          diagnostic: `frame ${number} at character ${begin}: ${cut ? "the text ends inside this frame's headers (a capture cut short)" : "no JSON payload follows its headers (a header's bytes were lost to the decoding)"}; the frames before it are read`,
+          sdkMessage: cut
+            ? 'Truncated event message received.'
+            : 'Event stream frame could not be recovered from text',
+        },
+      }
     }
     frames.push({ number, offset: begin, length: end - begin, messageType, type, payload })
     from = end

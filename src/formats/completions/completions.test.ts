@@ -116,4 +116,21 @@ describe('legacy OpenAI Completions SSE', () => {
       failure: { code: 'EMPTY_RESPONSE' },
     })
   })
+
+  it('inside a HAR entry it opens as the same stream, named as openai-completions-sse', () => {
+    const entry = {
+      request: { method: 'POST', url: 'https://api.example.com/v1' },
+      response: {
+        status: 200,
+        content: { mimeType: 'text/event-stream', text: fixture('gpt-instruct-usage.sse') },
+      },
+    }
+    const har = loadSource(JSON.stringify({ log: { entries: [entry] } }))
+    expect(har.format).toBe('har')
+    expect(har.diagnostics.map((d) => d.message)).toContainEqual(
+      expect.stringContaining('→ openai-completions-sse'),
+    )
+    const chunks = (a: Attempt) => a.chunks.map((c) => c.chunk)
+    expect(chunks(har.sessions[0]!.streams[0]!)).toEqual(chunks(stream('gpt-instruct-usage.sse')))
+  })
 })

@@ -137,7 +137,8 @@ export function createCompletionsDialect(): WireDialect {
         )
       return out
     },
-    malformed: (where) => fail('MALFORMED_RESPONSE', `malformed SSE payload at ${where}`),
+    // The chat route's own words: the payload's first 120 characters (the diagnostic names line and offset).
+    malformed: (_where, data) => fail('MALFORMED_RESPONSE', `malformed SSE payload: ${data.slice(0, 120)}`),
     end() {
       if (finished) return []
       notes.note(

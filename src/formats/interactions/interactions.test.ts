@@ -149,4 +149,21 @@ describe('Gemini Interactions SSE', () => {
     expect(result.finish).toMatchObject({ kind: 'error', failure: { code: 'MALFORMED_RESPONSE' } })
     expect(result.blocks!.slice(0, 2).map((b) => b.type)).toEqual(['reasoning', 'text'])
   })
+
+  it('inside a HAR entry it opens as the same stream, named as gemini-interactions-sse', () => {
+    const entry = {
+      request: { method: 'POST', url: 'https://api.example.com/v1' },
+      response: {
+        status: 200,
+        content: { mimeType: 'text/event-stream', text: fixture('steps-function-call.sse') },
+      },
+    }
+    const har = loadSource(JSON.stringify({ log: { entries: [entry] } }))
+    expect(har.format).toBe('har')
+    expect(har.diagnostics.map((d) => d.message)).toContainEqual(
+      expect.stringContaining('→ gemini-interactions-sse'),
+    )
+    const chunks = (a: Attempt) => a.chunks.map((c) => c.chunk)
+    expect(chunks(har.sessions[0]!.streams[0]!)).toEqual(chunks(stream('steps-function-call.sse')))
+  })
 })

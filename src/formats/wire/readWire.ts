@@ -14,8 +14,11 @@ import { WireTraceBuilder } from '../wire'
  */
 export type WireDialect = {
   push(payload: unknown, event: string): StreamChunk[]
-  /** A line or event whose data is not JSON: the stream fails here (in band, usage then finish). */
-  malformed(message: string): StreamChunk[]
+  /**
+   * A line or event whose data is not JSON: the stream fails here (in band, usage then finish). `message` says where
+   * and why; `data` is the event's data as it came (a dialect may quote it, as the chat route does).
+   */
+  malformed(message: string, data: string): StreamChunk[]
   end(): StreamChunk[]
   readonly finished: boolean
   takeNotes(): readonly TranslatorNote[]
@@ -120,7 +123,7 @@ export function readNdjsonWire(
         severity: 'error',
         message: `${where(at, begin)}: not JSON (${parsed.error}): the stream fails here (MALFORMED_RESPONSE), the lines after it are not read`,
       })
-      trace.emit(dialect.malformed(`${where(at, begin)}: ${parsed.error}`))
+      trace.emit(dialect.malformed(`${where(at, begin)}: ${parsed.error}`, body))
       break
     }
     trace.emit(dialect.push(parsed.value, ''))
@@ -177,7 +180,7 @@ export function readSseWire(
             severity: 'error',
             message: `${where(at, event.start)}: event data is not JSON (${parsed.error}): the stream fails here (MALFORMED_RESPONSE), the events after it are not read`,
           })
-          trace.emit(dialect.malformed(`${where(at, event.start)}: ${parsed.error}`))
+          trace.emit(dialect.malformed(`${where(at, event.start)}: ${parsed.error}`, data))
           return
         }
         trace.emit(dialect.push(parsed.value, event.event))
