@@ -33,6 +33,8 @@ describe('the Adapter view over legacy Completions and Gemini Interactions', () 
     'interactions/steps-function-call-torn.sse',
     'interactions/steps-google-search.sse',
     'interactions/content-function-call.sse',
+    'bedrock-har/base64.har',
+    'bedrock-har/text-utf8.har',
   ])('%s: every raw event made chunks or says why it made none', (name) => {
     const silent = pairs(name).filter((pair) => pair.chunks.length === 0 && pair.note === null)
     expect(silent.map((pair) => pair.raw)).toEqual([])
@@ -65,5 +67,12 @@ describe('the Adapter view over legacy Completions and Gemini Interactions', () 
     expect(search.find((p) => p.raw.includes('google_search_call'))!.note!.text).toMatch(
       /a google_search_call step or delta \(server-side tool/,
     )
+  })
+
+  it('Bedrock frames in a HAR: deltas pair with their chunks; messageStop and metadata are held for the end', () => {
+    const all = pairs('bedrock-har/text-utf8.har')
+    expect(all.find((p) => p.raw.startsWith('messageStop '))!.note).toMatchObject({ kind: 'held' })
+    expect(all.find((p) => p.raw.startsWith('metadata '))!.note!.text).toMatch(/usage is remembered/)
+    expect(all.find((p) => p.raw.includes('"toolUse":{"input"'))!.chunks).toEqual(['tool-call-delta'])
   })
 })

@@ -79,3 +79,30 @@ export function explainInteractions(event: Record<string, unknown>, t: T): Event
       }
   }
 }
+
+/**
+ * Why a Bedrock ConverseStream frame made no chunk (docs/protocol.md §9.4); the Adapter view's raw line of a frame is
+ * `<event type> <payload>`. pi-ai keeps the stop reason and usage for the end of the body.
+ */
+export function explainBedrockFrame(raw: string, t: T): EventNote {
+  const type = raw.slice(0, raw.indexOf(' ') === -1 ? raw.length : raw.indexOf(' '))
+  switch (type) {
+    case 'messageStart':
+      return { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.wire.bedrockRole') }) }
+    case 'messageStop':
+    case 'metadata':
+      return {
+        kind: 'held',
+        text: t('adapter.wire.bedrockHeld', { what: type === 'metadata' ? 'usage' : 'stopReason' }),
+      }
+    case 'contentBlockStart':
+    case 'contentBlockDelta':
+    case 'contentBlockStop':
+      return { kind: 'metadata', text: t('adapter.metadataOnly', { what: t('adapter.wire.noBlockToClose') }) }
+    default:
+      return {
+        kind: 'not-read',
+        text: t('adapter.notRead', { what: t('adapter.wire.cohereOther', { type }) }),
+      }
+  }
+}

@@ -3,7 +3,7 @@ import { english, type T } from '../i18n/translate'
 import { isRecord } from '../../core/base/isRecord'
 import { NOT_BLOCKS } from '../../formats/aisdk/aiSdkParts'
 import type { EventNote } from './explainEvent'
-import { explainCompletions, explainInteractions } from './explainMoreWires'
+import { explainBedrockFrame, explainCompletions, explainInteractions } from './explainMoreWires'
 
 const WIRE_FORMATS: ReadonlySet<string> = new Set([
   'ollama-ndjson',
@@ -42,6 +42,8 @@ export function explainWireEvent(
   afterFinish: boolean,
   t: T = english,
 ): EventNote | null | undefined {
+  if (trace.format === 'bedrock-eventstream' && !afterFinish)
+    return explainBedrockFrame(trace.text.slice(trace.start[event]!, trace.end[event]!), t)
   if (!WIRE_FORMATS.has(trace.format)) return undefined
   const raw = trace.text.slice(trace.start[event]!, trace.end[event]!)
   const ndjson = trace.format === 'ollama-ndjson' || trace.format === 'ai-sdk-devtools'
