@@ -39,6 +39,9 @@ const seeds = (() => {
     CORPUS_DIR,
     new URL('./fixtures/', import.meta.url),
     new URL('./fixtures/binary/', import.meta.url),
+    new URL('./fixtures/completions/', import.meta.url),
+    new URL('./fixtures/interactions/', import.meta.url),
+    new URL('./fixtures/bedrock-har/', import.meta.url),
   ]
   const found: { name: string; bytes: Uint8Array }[] = []
   for (const dir of dirs)

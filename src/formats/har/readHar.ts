@@ -44,7 +44,7 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
   if (!Array.isArray(entries)) {
     diagnostics.push({
       severity: 'error',
-      message: `not a HAR: "log.entries" is ${kindOf(entries)}; nothing read`,
+      message: `not a HAR: "log.entries" is ${kindOf(entries)}, so there is no entry to read`,
     })
     return { diagnostics, sessions: [] }
   }
