@@ -44,6 +44,10 @@ describe('detectFormat', () => {
 
   it('recognises raw SSE bodies: OpenAI-compatible, and Anthropic by its event names', () => {
     expect(detectFormat('data: {"choices":[]}\n\n')).toBe('openai-sse')
+    // A chat chunk mislabelled text_completion is still chat: it has `delta`.
+    expect(
+      detectFormat('data: {"object":"text_completion","choices":[{"delta":{"content":"Hi"},"index":0}]}\n\n'),
+    ).toBe('openai-sse')
     expect(detectFormat('event: message_start\ndata: {"type":"message_start"}\n\n')).toBe('anthropic-sse')
   })
 })
@@ -98,6 +102,10 @@ describe('near-misses between the wires without a route and the formats read bef
     // A chunk with both `text` and `delta` is no completions chunk; neither is one with no choices.
     expect(detectFormat('data: {"choices":[{"text":"Hi","delta":{"content":"Hi"}}]}\n\n')).toBe('openai-sse')
     expect(detectFormat('data: {"choices":[]}\n\n')).toBe('openai-sse')
+    // A chat chunk mislabelled text_completion is still chat: it has `delta`.
+    expect(
+      detectFormat('data: {"object":"text_completion","choices":[{"delta":{"content":"Hi"},"index":0}]}\n\n'),
+    ).toBe('openai-sse')
     // Azure's prompt-filter chunk first (no object, no choices): the chunk after it decides.
     const azure = 'data: {"object":"","prompt_filter_results":[],"choices":[]}\n\n'
     expect(detectFormat(azure + completion('"object":"text_completion",'))).toBe('openai-completions-sse')

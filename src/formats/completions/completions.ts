@@ -15,14 +15,12 @@ const DONE = '[DONE]'
  */
 export function isCompletionChunk(payload: unknown): boolean {
   if (!isRecord(payload)) return false
+  const choices = Array.isArray(payload['choices']) ? (payload['choices'] as unknown[]) : []
+  // A chunk with `delta` is a chat chunk whatever its `object` says (a server that mislabels chat chunks).
+  if (choices.some((c) => isRecord(c) && c['delta'] !== undefined)) return false
   if (payload['object'] === 'text_completion') return true
   if (payload['object'] !== undefined) return false
-  const choices = payload['choices']
-  return (
-    Array.isArray(choices) &&
-    choices.length > 0 &&
-    choices.every((c) => isRecord(c) && typeof c['text'] === 'string' && c['delta'] === undefined)
-  )
+  return choices.length > 0 && choices.every((c) => isRecord(c) && typeof c['text'] === 'string')
 }
 
 /**
