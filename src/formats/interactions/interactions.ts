@@ -178,9 +178,14 @@ export function createInteractionsDialect(): WireDialect {
     markers: new Set(['[DONE]']),
     push(payload, eventName) {
       if (finished) return []
+      // The SDK's stream stops reading at [DONE]: before interaction.completed, the stream ended without its end.
       if (payload === '[DONE]') {
-        notes.note('done-early', 'warning', '[DONE] before interaction.completed: the stream is cut short')
-        return []
+        notes.note(
+          'done-early',
+          'warning',
+          '[DONE] before interaction.completed: the stream fails (TRANSPORT) there',
+        )
+        return fail('Gemini Interactions stream ended ([DONE]) before interaction.completed')
       }
       if (!isRecord(payload)) {
         notes.note('not-object', 'warning', 'event data that is no JSON object: skipped')
