@@ -220,3 +220,20 @@ test('Adapter view: an Interactions step beside its block, a thought signature s
     'usage',
   )
 })
+
+test('Adapter view: with n > 1 the other choice is named beside its event and in what was not mapped', async ({
+  page,
+}) => {
+  await openApp(page)
+  await dropFile(page, 'n2-choices.sse', readFileSync(FIXTURES + 'completions/n2-choices.sse', 'utf8'))
+  await page.getByRole('tab', { name: 'Adapter' }).click()
+  const adapter = page.getByRole('region', { name: 'Adapter' })
+  const pairs = adapter.getByRole('list', { name: 'Wire events' })
+  await expect(pairs.getByRole('listitem').filter({ hasText: '" No"' })).toContainText(
+    'only choice 0 is read',
+  )
+  const notMapped = adapter.getByRole('region', { name: 'Not mapped' })
+  const toggle = notMapped.getByRole('button')
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click()
+  await expect(notMapped).toContainText('only choice 0 is read, the others are dropped (3 events)')
+})
