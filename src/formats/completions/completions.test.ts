@@ -133,4 +133,19 @@ describe('legacy OpenAI Completions SSE', () => {
     const chunks = (a: Attempt) => a.chunks.map((c) => c.chunk)
     expect(chunks(har.sessions[0]!.streams[0]!)).toEqual(chunks(stream('gpt-instruct-usage.sse')))
   })
+
+  it('in a HAR whose request asked for echo, the echoed prompt at the start of the text is said', () => {
+    const entry = {
+      request: {
+        method: 'POST',
+        url: 'https://api.openai.com/v1/completions',
+        postData: { mimeType: 'application/json', text: '{"prompt":"Say this","echo": true,"stream":true}' },
+      },
+      response: { status: 200, content: { mimeType: 'text/event-stream', text: fixture('vllm-usage.sse') } },
+    }
+    const har = loadSource(JSON.stringify({ log: { entries: [entry] } }))
+    expect(har.diagnostics.map((d) => d.message)).toContainEqual(
+      expect.stringMatching(/^har1 \(POST [^)]+\): the request asked for "echo": true/),
+    )
+  })
 })

@@ -155,6 +155,13 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
     const wire = readWireBody(body, { id, request: requestInfo })
     if (wire !== null) {
       for (const d of wire.read.diagnostics) say(d.severity, `body ${d.message}`)
+      // The wire cannot show an echoed prompt; the request can (docs/protocol.md §9, "Legacy OpenAI Completions").
+      if (
+        wire.format === 'openai-completions-sse' &&
+        typeof postData['text'] === 'string' &&
+        /"echo"\s*:\s*true/.test(postData['text'])
+      )
+        say('warning', 'the request asked for "echo": true: the text block begins with the prompt, echoed')
       const stream = wire.read.attempt
       if (stream !== null && stream.chunks.length > 0) {
         streams.push(stream)
