@@ -62,6 +62,9 @@ describe('loadForReport: the inspect and lint report of loadBytes, without keepi
       text.slice(0, Math.floor(text.length / 2)),
       text.replace('\n', '\nnot json\n'),
       text + text.split('\n')[0] + '\n',
+      // Malformed packed rows (§7): a gap that is no integer, a tool-call row without its id.
+      text.replace('"dt":[', '"dt":[1.5,'),
+      text.replace(/("type":"tool-call-chunks".*?)"id":"[^"]*",/, '$1'),
     ]
     for (const input of damaged) {
       const { lean } = await bothWays(input)
