@@ -15,7 +15,13 @@ export type InspectReport = {
   readonly streams: readonly StreamReport[]
 }
 
-export function buildInspectReport(source: LoadedSource): InspectReport {
+/** `streams`: the streams' reports when the caller made them already (cli/loadForReport.ts). */
+export function buildInspectReport(
+  source: LoadedSource,
+  streams: readonly StreamReport[] = listStreams(source).map((entry) =>
+    reportStream(entry.key, entry.attempt),
+  ),
+): InspectReport {
   return {
     format: source.format,
     diagnostics: source.diagnostics.map((d: Diagnostic) => ({
@@ -23,7 +29,7 @@ export function buildInspectReport(source: LoadedSource): InspectReport {
       severity: d.severity,
       message: d.message,
     })),
-    streams: listStreams(source).map((entry) => reportStream(entry.key, entry.attempt)),
+    streams,
   }
 }
 

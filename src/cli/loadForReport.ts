@@ -1,3 +1,6 @@
+import { AssemblyPass } from '../core/analyzeStream'
+import { SessionSegmenter } from '../core/session'
+import { reportAnalyzed } from '../core/streamReport'
 import { isBlank } from '../formats/json'
 import { loadSource } from '../formats/load'
 import {
@@ -8,30 +11,52 @@ import {
   type LoadBytesOptions,
 } from '../formats/loadBytes'
 import { detectFormat } from '../formats/registry'
-import { readSessionStreams } from '../formats/sessionSource'
+import { eventsRoom, readSessionStreams } from '../formats/sessionSource'
+import { streamKey } from '../formats/streamRefs'
 import type { LoadedSource } from '../formats/types'
+import { buildInspectReport, type InspectReport } from './inspect'
 
 /**
- * loadBytes for `inspect` and `lint`, which print streams, findings and diagnostics but never `session.events`: a
- * harness session log is segmented while it is read (readSessionStreams), so the millions of chunk events of a
- * 100 MB log are never all alive next to its streams. The report is the same as over loadBytes: any other input,
- * a log out of seq order, or a reader that throws, loads exactly as loadBytes loads it.
+ * The source and report of `inspect` and `lint`, which print streams, findings and diagnostics but never
+ * `session.events` nor a chunk: a harness session log is segmented and every chunk assembled and checked while the
+ * log is read (readSessionStreams), so a 100 MB log's millions of chunks are never kept. The report is the one
+ * loadBytes + buildInspectReport give: any other input, a log out of seq order, a reader that throws, or a stream
+ * that differs from its recorded message (where it first differs needs its chunks) takes that way instead.
  */
 export async function loadForReport(
   bytes: Uint8Array,
   name: string,
   options: LoadBytesOptions,
-): Promise<LoadedSource> {
-  if (isBinaryContainer(bytes)) return loadBytes(bytes, name, options)
-  const { text, diagnostics } = decodeTextInput(bytes)
-  if (isBlank(text) || detectFormat(text) !== 'dsh-session-jsonl')
-    return withDiagnostics(loadSource(text, name), diagnostics)
-  let read: ReturnType<typeof readSessionStreams>
-  try {
-    read = readSessionStreams(text)
-  } catch {
-    read = null
+): Promise<{ source: LoadedSource; report: InspectReport }> {
+  const full = async () => {
+    const source = await loadBytes(bytes, name, options)
+    return { source, report: buildInspectReport(source) }
   }
-  if (read === null) return loadBytes(bytes, name, options)
-  return withDiagnostics({ format: 'dsh-session-jsonl', name, ...read }, diagnostics)
+  if (isBinaryContainer(bytes)) return full()
+  const { text, diagnostics } = decodeTextInput(bytes)
+  if (isBlank(text) || detectFormat(text) !== 'dsh-session-jsonl') {
+    const source = withDiagnostics(loadSource(text, name), diagnostics)
+    return { source, report: buildInspectReport(source) }
+  }
+  try {
+    const passes: AssemblyPass[] = []
+    const segmenter = new SessionSegmenter(eventsRoom(text), (stream, chunk, seq) =>
+      (passes[stream] ??= new AssemblyPass([])).pushChunk(chunk, seq),
+    )
+    const read = readSessionStreams(text, segmenter)
+    if (read === null) return await full()
+    const source = withDiagnostics({ format: 'dsh-session-jsonl', name, ...read }, diagnostics)
+    let diverged = false
+    const streams = (source.sessions[0]?.streams ?? []).map((attempt, index) => {
+      const pass = (passes[index] ??= new AssemblyPass([]))
+      pass.end()
+      return reportAnalyzed(streamKey(0, attempt), attempt, pass.result(), segmenter.seqsOf(index), () => {
+        diverged = true
+        return null
+      })
+    })
+    return diverged ? await full() : { source, report: buildInspectReport(source, streams) }
+  } catch {
+    return full()
+  }
 }

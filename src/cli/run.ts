@@ -127,8 +127,10 @@ export async function runBytes(
   } catch (error) {
     return cannotRead(parsed.path, error, io)
   }
-  if (parsed.recorded === undefined)
-    return report(parsed, await loadForReport(bytes, basename(parsed.path), options), io)
+  if (parsed.recorded === undefined) {
+    const { source, report: made } = await loadForReport(bytes, basename(parsed.path), options)
+    return report(parsed, source, io, made)
+  }
   const source = await loadBytes(bytes, basename(parsed.path), options)
   let trace: Uint8Array
   try {
@@ -196,9 +198,13 @@ function cannotRead(path: string, error: unknown, io: Io): number {
   return 2
 }
 
-function report({ command, json, path }: Command, source: LoadedSource, io: Io): number {
+function report(
+  { command, json, path }: Command,
+  source: LoadedSource,
+  io: Io,
+  report = buildInspectReport(source),
+): number {
   const name = basename(path)
-  const report = buildInspectReport(source)
   if (command === 'inspect') {
     io.out(json ? JSON.stringify(report) + '\n' : formatInspect(name, report))
     return source.format === null ? 2 : 0

@@ -3,7 +3,14 @@ import { harnessThrowOf } from './harnessThrows'
 import { StreamChecker, type Finding } from './checks'
 import { chunkListOf, type ChunkList } from './chunkList'
 import { ignoredKindOf, type Effect, type IgnoredKind } from './effects'
-import type { ContentBlock, FinishReason, ReplayEnvelope, SourcedChunk, TokenUsage } from './protocol'
+import type {
+  AnyChunk,
+  ContentBlock,
+  FinishReason,
+  ReplayEnvelope,
+  SourcedChunk,
+  TokenUsage,
+} from './protocol'
 
 export type IgnoredChunk = {
   readonly seq: number
@@ -61,22 +68,41 @@ export class AssemblyPass {
   /** Processes up to `count` more chunks; true once the whole stream is done and the end-of-stream checks ran. */
   advance(count = Infinity): boolean {
     const stop = Math.min(this.chunks.length, this.pos + count)
-    for (; this.pos < stop; this.pos++) {
-      const pos = this.pos
-      const chunk = this.chunks.chunkAt(pos)
-      const seq = this.chunks.seqAt(pos)
-      const effect = this.assembler.push(chunk)
-      this.checker.observe(chunk, effect, this.assembler, pos, seq)
-      const kind = ignoredKindOf(effect.kind)
-      if (kind !== null && 'index' in effect) this.ignored.push({ seq, pos, kind, index: effect.index })
-      this.onPush?.(pos, effect, this.assembler)
-    }
+    for (; this.pos < stop; this.pos++)
+      this.step(this.pos, this.chunks.chunkAt(this.pos), this.chunks.seqAt(this.pos))
     if (this.pos < this.chunks.length) return false
+    this.end()
+    return true
+  }
+
+  /**
+   * The next chunk handed over directly, for a pass built over no list (`new AssemblyPass([])`): a reader that
+   * analyzes each chunk as it reads it and keeps none (`chunkscope inspect`). Call {@link end} after the last.
+   */
+  pushChunk(chunk: AnyChunk, seq: number): void {
+    this.step(this.pos, chunk, seq)
+    this.pos += 1
+  }
+
+  /** The end-of-stream checks (§5), once: `advance` runs them when it reaches the end. */
+  end(): void {
     if (!this.ended && !this.streaming) {
       this.checker.end(this.assembler)
       this.ended = true
     }
-    return true
+  }
+
+  /** What the pass has found so far (after {@link end}: the whole stream's result). */
+  result(): StreamResult {
+    return { ...readAssembler(this.assembler), ignored: this.ignored, findings: this.checker.findings }
+  }
+
+  private step(pos: number, chunk: AnyChunk, seq: number): void {
+    const effect = this.assembler.push(chunk)
+    this.checker.observe(chunk, effect, this.assembler, pos, seq)
+    const kind = ignoredKindOf(effect.kind)
+    if (kind !== null && 'index' in effect) this.ignored.push({ seq, pos, kind, index: effect.index })
+    this.onPush?.(pos, effect, this.assembler)
   }
 }
 
@@ -134,5 +160,5 @@ function attempt<T>(read: () => T): { value?: T; error?: string } {
 export function analyzeStream(chunks: readonly SourcedChunk[] | ChunkList): StreamResult {
   const pass = new AssemblyPass(chunks)
   pass.advance()
-  return { ...readAssembler(pass.assembler), ignored: pass.ignored, findings: pass.checker.findings }
+  return pass.result()
 }

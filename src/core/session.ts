@@ -70,9 +70,18 @@ export function buildSession(
 export class SessionSegmenter {
   private readonly builder: SessionBuilder
 
-  /** `capacity`: about how many events will come (the room grows past it). */
-  constructor(capacity = 1 << 10) {
-    this.builder = new SessionBuilder(capacity)
+  /**
+   * `capacity`: about how many events will come (the room grows past it). With `handOver`, each chunk goes to it
+   * with the index of its stream in `streams` instead of into `attempt.chunks` (left empty): a caller that analyzes
+   * every chunk as it comes keeps none (`chunkscope inspect`); {@link seqsOf} then gives a stream's seqs.
+   */
+  constructor(capacity = 1 << 10, handOver?: ChunkHandOver) {
+    this.builder = new SessionBuilder(capacity, handOver)
+  }
+
+  /** The seqs of stream `index`'s chunks, in order. */
+  seqsOf(index: number): readonly number[] {
+    return this.builder.seqsOf(index)
   }
 
   add(event: SessionEvent): void {
@@ -90,6 +99,9 @@ export class SessionSegmenter {
     return { header, events, turns: this.builder.turns(), streams: this.builder.streams, messages }
   }
 }
+
+/** Where a {@link SessionSegmenter} hands each chunk: the index of its stream, the chunk, its seq. */
+export type ChunkHandOver = (stream: number, chunk: AnyChunk, seq: number) => void
 
 /** A bare chunk file as a session: no header, no turns, one stream (§6 last line). */
 export function buildStreamSession(chunks: SourcedChunk[]): Session {
@@ -199,9 +211,20 @@ class SessionBuilder {
   private owners: Int32Array
   private size = 0
 
-  constructor(capacity: number) {
+  /** With a hand-over: each stream's chunk seqs (its chunks are not kept). */
+  private readonly streamSeqs: number[][] = []
+
+  constructor(
+    capacity: number,
+    private readonly handOver?: ChunkHandOver,
+  ) {
     this.seqs = new Float64Array(Math.max(1, capacity))
     this.owners = new Int32Array(this.seqs.length).fill(-1)
+  }
+
+  seqsOf(index: number): readonly number[] {
+    if (this.handOver !== undefined) return this.streamSeqs[index]!
+    return this.streams[index]!.chunks.map((chunk) => chunk.seq)
   }
 
   add(event: SessionEvent): void {
@@ -275,10 +298,15 @@ class SessionBuilder {
       cursor.finished = false
       cursor.retry = null
       this.streams.push(attempt)
+      if (this.handOver !== undefined) this.streamSeqs.push([])
       if (turn !== null && step !== null) this.ensureStep(turn, step).attempts.push(attempt)
     }
     const chunk = asChunk(value)
-    cursor.current.chunks.push({ seq, time, chunk })
+    if (this.handOver === undefined) cursor.current.chunks.push({ seq, time, chunk })
+    else {
+      this.streamSeqs[cursor.index]!.push(seq)
+      this.handOver(cursor.index, chunk, seq)
+    }
     this.owners[this.size - 1] = cursor.index
     if (chunk.type === 'finish') cursor.finished = true
   }
@@ -318,7 +346,7 @@ class SessionBuilder {
       const missing = cited.filter((_, k) => owners[k] === -2)
       const foreign = cited.filter((_, k) => owners[k] !== -2 && owners[k] !== bestIndex)
       const citedSet = best ? new Set(cited) : null
-      const uncited = best ? best.chunks.map((c) => c.seq).filter((seq) => !citedSet!.has(seq)) : []
+      const uncited = best ? this.seqsOf(bestIndex).filter((seq) => !citedSet!.has(seq)) : []
       const recorded: RecordedMessage = {
         ...base,
         provenance: 'cited',

@@ -1,8 +1,8 @@
-import { analyzeStream } from './analyzeStream'
+import { analyzeStream, type StreamResult } from './analyzeStream'
 import { RULES, type Finding } from './checks'
 import type { ContentBlock, FinishReason, ReplayEnvelope, TokenUsage } from './protocol'
 import { compareRecorded, describeRecorded, type Attempt } from './session'
-import { attemptDivergence, describeCause, describeMismatch } from './firstDivergence'
+import { attemptDivergence, describeCause, describeMismatch, type FirstDivergence } from './firstDivergence'
 import { wireSequenceFindings } from './wireSequence'
 
 /**
@@ -65,7 +65,27 @@ export type StreamReport = {
  * reportStream('t1.s1.a1', session.streams[0]).recorded // { seq: 37, interrupted: false, match: true }
  */
 export function reportStream(id: string, attempt: Attempt): StreamReport {
-  const result = analyzeStream(attempt.chunks)
+  return reportAnalyzed(
+    id,
+    attempt,
+    analyzeStream(attempt.chunks),
+    attempt.chunks.map((chunk) => chunk.seq),
+    attemptDivergence,
+  )
+}
+
+/**
+ * {@link reportStream} of an attempt whose chunks were analyzed as they were read and not kept (`chunkscope
+ * inspect` of a session log): its pass's result, its chunks' seqs, and where to find the first divergence from its
+ * recorded message when they differ (that needs the chunks: such a caller reads the log again).
+ */
+export function reportAnalyzed(
+  id: string,
+  attempt: Attempt,
+  result: StreamResult,
+  seqs: readonly number[],
+  divergenceOf: (attempt: Attempt) => FirstDivergence | null,
+): StreamReport {
   const findings: Omit<Finding, 'pos'>[] = result.findings.map(({ rule, severity, seq, message }) => ({
     rule,
     severity,
@@ -77,7 +97,7 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
     findings.push({ rule, severity, seq, message })
   const comparison = compareRecorded(attempt, result)
   const recorded = attempt.recorded
-  const divergence = comparison !== null && !comparison.match ? attemptDivergence(attempt) : null
+  const divergence = comparison !== null && !comparison.match ? divergenceOf(attempt) : null
   if (recorded !== null && comparison !== null && !comparison.match) {
     findings.unshift({
       rule: 'recorded-mismatch',
@@ -91,10 +111,10 @@ export function reportStream(id: string, attempt: Attempt): StreamReport {
     turn: attempt.turn,
     step: attempt.step,
     attempt: attempt.attempt,
-    seqs: attempt.chunks.map((chunk) => chunk.seq),
+    seqs,
     blocks: result.blocks,
     error: result.error,
-    errorSeq: result.errorPos === null ? null : (attempt.chunks[result.errorPos]?.seq ?? null),
+    errorSeq: result.errorPos === null ? null : (seqs[result.errorPos] ?? null),
     interruptedBlocks: result.interruptedBlocks,
     interruptedBlocksError: result.interruptedBlocksError,
     finish: result.finish,

@@ -26,11 +26,13 @@ export function readSessionSource(text: string, onProgress?: ProgressHook): Read
  * `session.events` (`chunkscope inspect` and `lint`): each event is segmented as it is read, and the session keeps
  * only the events that are no `assistant/chunk` — those live on in their streams — so a 100 MB log never holds
  * millions of chunk events next to its streams. Everything else is what readSessionSource gives. Null when the
- * log's events are out of seq order (segmenting needs seq order, §6): read it with readSessionSource then.
+ * log's events are out of seq order (segmenting needs seq order, §6): read it with readSessionSource then. A
+ * `segmenter` built with a chunk hand-over gets every chunk instead of the streams.
  */
-export function readSessionStreams(text: string): ReadResult | null {
-  // A packed member takes ~20 characters: room for half that many events at first (the segmenter grows).
-  const segmenter = new SessionSegmenter(text.length >> 5)
+export function readSessionStreams(
+  text: string,
+  segmenter: SessionSegmenter = new SessionSegmenter(eventsRoom(text)),
+): ReadResult | null {
   let lastSeq = -Infinity
   let ordered = true
   let events = 0
@@ -59,6 +61,11 @@ export function readSessionStreams(text: string): ReadResult | null {
   const session = segmenter.session(read.header, read.events)
   diagnostics.push(...citationDiagnostics(session))
   return { diagnostics, sessions: [session] }
+}
+
+/** Room for a log's events up front: a packed member takes ~20 characters (the segmenter grows past it). */
+export function eventsRoom(text: string): number {
+  return text.length >> 4
 }
 
 /** What the links between messages and streams say about the log (§6); assembly mismatches are the checks' job. */
