@@ -7,6 +7,7 @@ import { buildStreamSession } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
 import { anyStream, oddChunk, seekMoves, seekTargets } from '../../test/arbitraries'
 import { sourced } from '../../test/chunks'
+import { RowMap } from './chunkStore'
 import { SourceAssembler, splitSource } from './transfer'
 
 /** A stream as the page holds it after the worker sent it in batches of `batch` (through structured clone). */
@@ -38,6 +39,33 @@ describe('replaying column-held chunks', () => {
         expect(fromColumns.effectCodes).toEqual(fromArray.effectCodes)
         for (const k of seekTargets(moves, stream.length))
           expect(fromColumns.seek(k)).toEqual(fromArray.seek(k))
+      }),
+    )
+  })
+})
+
+describe('RowMap', () => {
+  it('finds the row of every position, as runs or row by row, in any order of lookups', () => {
+    // Increasing rows with gaps: long runs (a stream's chunk events in a row) or many short ones (interleaved).
+    const rows = fc
+      .array(fc.tuple(fc.nat({ max: 3 }), fc.integer({ min: 1, max: 12 })), { maxLength: 30 })
+      .map((runs) => {
+        const out: number[] = []
+        let row = 0
+        for (const [gap, length] of runs) {
+          row += gap
+          for (let i = 0; i < length; i++) out.push(row++)
+        }
+        return Int32Array.from(out)
+      })
+    fc.assert(
+      fc.property(rows, fc.array(fc.nat()), (expected, lookups) => {
+        const map = new RowMap(expected)
+        for (const at of [...lookups, ...expected.keys()]) {
+          if (expected.length === 0) break
+          const pos = at % expected.length
+          expect(map.row(pos)).toBe(expected[pos])
+        }
       }),
     )
   })
