@@ -43,6 +43,61 @@ export class RowBatches {
 }
 
 /**
+ * Which row holds each position of a stream whose chunks are some of the rows: runs of consecutive rows (a stream's
+ * chunk events mostly follow each other, so a few runs stand for millions of positions), or one row per position
+ * when the stream is too interleaved for runs to be smaller.
+ */
+export class RowMap {
+  readonly length: number
+  private readonly runPos: Int32Array | null
+  private readonly runRow: Int32Array | null
+  private readonly rows: Int32Array | null
+  /** The run the last lookup landed in: the engine's pass and steps read positions in order. */
+  private last = 0
+
+  constructor(rows: Int32Array) {
+    this.length = rows.length
+    let runs = 0
+    for (let pos = 0; pos < rows.length; pos++) if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) runs += 1
+    if (runs * 2 >= rows.length) {
+      this.rows = rows
+      this.runPos = this.runRow = null
+      return
+    }
+    this.rows = null
+    const runPos = new Int32Array(runs + 1)
+    const runRow = new Int32Array(runs)
+    let run = 0
+    for (let pos = 0; pos < rows.length; pos++)
+      if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) {
+        runPos[run] = pos
+        runRow[run] = rows[pos]!
+        run += 1
+      }
+    runPos[runs] = rows.length
+    this.runPos = runPos
+    this.runRow = runRow
+  }
+
+  row(pos: number): number {
+    if (this.rows !== null) return this.rows[pos]!
+    const runPos = this.runPos!
+    let run = this.last
+    if (!(runPos[run]! <= pos && pos < runPos[run + 1]!)) {
+      let low = 0
+      let high = runPos.length - 2
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1
+        if (runPos[mid]! <= pos) low = mid
+        else high = mid - 1
+      }
+      run = this.last = low
+    }
+    return this.runRow![run]! + (pos - runPos[run]!)
+  }
+}
+
+/**
  * A stream's chunks over rows held as columns: every row of a batch of sourced chunks (`positions` null), or the
  * session events at `positions` (a stream's chunks are the chunk events the session builder took, in order).
  */
@@ -51,13 +106,14 @@ export class ColumnChunkList implements ChunkList {
 
   constructor(
     private readonly rows: RowBatches,
-    private readonly positions: Int32Array | null,
+    private readonly positions: RowMap | null,
   ) {
     this.length = positions === null ? rows.length : positions.length
   }
 
-  private row(pos: number): number {
-    return this.positions === null ? pos : this.positions[pos]!
+  /** The row of `rows` that holds position `pos`. */
+  row(pos: number): number {
+    return this.positions === null ? pos : this.positions.row(pos)
   }
 
   at(pos: number): SourcedChunk | undefined {

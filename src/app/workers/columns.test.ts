@@ -11,21 +11,28 @@ import { decodeChunks, decodeEvents, encodeChunks, encodeEvents } from './column
 const viaPage = <T>(columns: T): T => structuredClone(columns)
 
 const chunk = fc.oneof(anyChunk, oddChunk, fc.constant<AnyChunk>({ index: 0, type: 'text-delta', text: 'x' }))
-const time = fc.oneof(fc.constant(null), fc.integer(), fc.double({ noNaN: true }))
-const sourced = fc.record({ seq: fc.nat(), time, chunk })
+// Every way a column narrows: none, small and epoch-sized integers, −0, fractions, the safe-integer extremes.
+const time = fc.oneof(
+  fc.constant(null),
+  fc.integer(),
+  fc.integer({ min: 1_700_000_000_000, max: 1_700_000_100_000 }),
+  fc.constantFrom(-0, 0, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 31),
+  fc.double({ noNaN: true }),
+)
+/** Seqs, lines, turns and steps: anything numeric must come back exactly, whatever array the batch picks. */
+const num = fc.oneof(fc.nat(), fc.integer(), fc.nat({ max: 300 }), fc.constantFrom(-0, 0.5, 2 ** 40, 70_000))
+const sourced = fc.record({ seq: num, time, chunk })
 const event = fc.oneof(
   // The readers' shapes: a plain chunk event and a packed row's member (sessionJsonl.ts).
+  fc.tuple(num, time, num, num, chunk, num).map(([seq, time, turn, step, chunk, line]) => ({
+    type: 'assistant/chunk',
+    seq,
+    time,
+    data: { turn, step, chunk },
+    line,
+  })),
   fc
-    .tuple(fc.nat(), time, fc.integer(), fc.integer(), chunk, fc.nat())
-    .map(([seq, time, turn, step, chunk, line]) => ({
-      type: 'assistant/chunk',
-      seq,
-      time,
-      data: { turn, step, chunk },
-      line,
-    })),
-  fc
-    .tuple(fc.nat(), time, fc.integer(), chunk, fc.constantFrom('text-chunks', 'tool-call-chunks'))
+    .tuple(num, time, num, chunk, fc.constantFrom('text-chunks', 'tool-call-chunks'))
     .map(([seq, time, turn, chunk, packed]) => ({
       type: 'assistant/chunk',
       seq,

@@ -13,10 +13,15 @@ export type Columns = {
   readonly length: number
   /** Per row: 0 = the record travels whole in `objects`; else a ROW code. */
   readonly rows: Uint8Array
-  /** Integer columns are Int32Array when every value of the batch fits one (most do), else Float64Array. */
+  /** Integer columns take the narrowest array every value of the batch fits (most fit 1 to 4 bytes a value). */
   readonly seqs: NumberColumn
-  /** NaN for a null time. */
-  readonly times: Float64Array
+  /**
+   * A time is `timeBase + times[i]`, null where `times[i]` is NaN (a Float64Array, `timeBase` 0) or −1 (an
+   * Int32Array of offsets from the batch's earliest time, when every time is an integer within 2³¹ ms of it; an
+   * empty one when no row has a time).
+   */
+  readonly times: Float64Array | Int32Array
+  readonly timeBase: number
   /** Events only (empty for a batch of chunks): line, turn, step. */
   readonly lines: NumberColumn
   readonly turns: NumberColumn
@@ -24,16 +29,20 @@ export type Columns = {
   /** Per row: 0 = the chunk travels whole in `objects`; else a CHUNK code. */
   readonly chunks: Uint8Array
   readonly indexes: NumberColumn
-  /** Into `strings`: the text, arguments delta or block type; the tool call's id and name (-1: none). */
-  readonly texts: Int32Array
-  readonly ids: Int32Array
-  readonly names: Int32Array
+  /**
+   * Into `strings`: the text, arguments delta or block type; the tool call's id and name (set for tool-call rows
+   * only). Uint16Array when the batch has fewer than 65,536 strings, else Int32Array.
+   */
+  readonly texts: IndexColumn
+  readonly ids: IndexColumn
+  readonly names: IndexColumn
   readonly strings: readonly string[]
   /** Whole records (row code 0) and whole chunks (chunk code 0), in row order: at most one per row. */
   readonly objects: readonly unknown[]
 }
 
-export type NumberColumn = Float64Array | Int32Array
+export type NumberColumn = Float64Array | Int32Array | Uint16Array | Uint8Array
+export type IndexColumn = Int32Array | Uint16Array
 
 const ROW = { sourced: 1, event: 2, 'text-chunks': 3, 'reasoning-chunks': 4, 'tool-call-chunks': 5 } as const
 const PACKED: readonly (PackedRowType | undefined)[] = [
@@ -122,6 +131,7 @@ class Encoder {
       rows: new Uint8Array(length),
       seqs: new Float64Array(length),
       times: new Float64Array(length),
+      timeBase: 0,
       lines: new Float64Array(eventsOnly),
       turns: new Float64Array(eventsOnly),
       steps: new Float64Array(eventsOnly),
@@ -135,11 +145,16 @@ class Encoder {
     }
   }
 
-  /** The columns, the integer ones narrowed to 4 bytes a value where the whole batch allows it. */
+  /** The columns, each narrowed to the fewest bytes a value the whole batch allows (the values stay exact). */
   finish(): Columns {
     const { columns } = this
     for (const key of ['seqs', 'lines', 'turns', 'steps', 'indexes'] as const)
       columns[key] = narrow(columns[key] as Float64Array)
+    const times = narrowTimes(columns.times as Float64Array, columns.rows)
+    columns.times = times.values
+    columns.timeBase = times.base
+    if (this.strings.length < 0xffff)
+      for (const key of ['texts', 'ids', 'names'] as const) columns[key] = Uint16Array.from(columns[key])
     return columns
   }
 
@@ -229,13 +244,44 @@ function chunkCode(chunk: Record<string, unknown>): number {
   }
 }
 
-/** A Float64Array of integers as an Int32Array when every value fits one (and none is −0, which it would lose). */
+/** The narrowest integer array that holds every value exactly (none may be fractional or −0), else `values`. */
 function narrow(values: Float64Array): NumberColumn {
+  let low = 0
+  let high = 0
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!
     if ((value | 0) !== value || Object.is(value, -0)) return values
+    if (value < low) low = value
+    if (value > high) high = value
   }
+  if (low >= 0 && high <= 0xff) return Uint8Array.from(values)
+  if (low >= 0 && high <= 0xffff) return Uint16Array.from(values)
   return Int32Array.from(values)
+}
+
+/** Times as offsets from the earliest, −1 for null, when all are integers within 2³¹ − 2 ms of it (real clocks). */
+function narrowTimes(
+  values: Float64Array,
+  rows: Uint8Array,
+): { values: Float64Array | Int32Array; base: number } {
+  let base = Infinity
+  let high = -Infinity
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!
+    // A record that travelled whole keeps its own time; its slot here is unused.
+    if (Number.isNaN(value) || rows[i] === 0) continue
+    if (!Number.isInteger(value) || Object.is(value, -0)) return { values, base: 0 }
+    if (value < base) base = value
+    if (value > high) high = value
+  }
+  // No time at all (a bare chunk file): an empty array says so.
+  if (base === Infinity) return { values: new Int32Array(0), base: 0 }
+  if (high - base > 0x7ffffffe || !Number.isSafeInteger(base) || !Number.isSafeInteger(high))
+    return { values, base: 0 }
+  const offsets = new Int32Array(values.length)
+  for (let i = 0; i < values.length; i++)
+    offsets[i] = Number.isNaN(values[i]!) || rows[i] === 0 ? -1 : values[i]! - base
+  return { values: offsets, base }
 }
 
 const CHUNK_TYPE: readonly string[] = [
@@ -294,8 +340,17 @@ export class ColumnRows {
 
   time(i: number): number | null {
     if (this.columns.rows[i] === 0) return (this.object(i) as { time: number | null }).time
-    const time = this.columns.times[i]!
-    return Number.isNaN(time) ? null : time
+    return this.columnTime(i)
+  }
+
+  private columnTime(i: number): number | null {
+    const { times, timeBase } = this.columns
+    if (times instanceof Int32Array) {
+      const value = times.length === 0 ? -1 : times[i]!
+      return value === -1 ? null : timeBase + value
+    }
+    const value = times[i]!
+    return Number.isNaN(value) ? null : value
   }
 
   /** The chunk's `type`, read from its code when it is held as numbers. */
@@ -311,12 +366,12 @@ export class ColumnRows {
   }
 
   event(i: number): SessionEvent {
-    const { rows, seqs, times, lines, turns, steps } = this.columns
+    const { rows, seqs, lines, turns, steps } = this.columns
     const row = rows[i]!
     if (row === 0) return this.object(i) as SessionEvent
     const type = 'assistant/chunk'
     const seq = seqs[i]!
-    const time = Number.isNaN(times[i]!) ? null : times[i]!
+    const time = this.columnTime(i)
     const data = { turn: turns[i]!, step: steps[i]!, chunk: this.chunk(i) }
     const line = lines[i]!
     const packed = PACKED[row]
@@ -326,8 +381,7 @@ export class ColumnRows {
 
   sourced(i: number): SourcedChunk {
     if (this.columns.rows[i] === 0) return this.object(i) as SourcedChunk
-    const time = this.columns.times[i]!
-    return { seq: this.columns.seqs[i]!, time: Number.isNaN(time) ? null : time, chunk: this.chunk(i) }
+    return { seq: this.columns.seqs[i]!, time: this.columnTime(i), chunk: this.chunk(i) }
   }
 
   /**

@@ -3,7 +3,7 @@ import type { SessionEvent } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
 import { holdChunks, holdEvents, releaseChunks } from '../../core/chunkList'
 import { markFitted } from './budget'
-import { ColumnChunkList, RowBatches, defineLazy, eventsOf, wholeEvents } from './chunkStore'
+import { ColumnChunkList, RowBatches, RowMap, defineLazy, eventsOf, wholeEvents } from './chunkStore'
 import { encodeChunks, encodeEvents, transferables, type Columns } from './columns'
 
 /**
@@ -148,13 +148,15 @@ export class SourceAssembler {
         const indexes = planned.streams[streamIndex]
         const sent = this.chunks[sessionIndex]![streamIndex]
         if (indexes === undefined || sent === undefined) return
-        holdChunks(attempt, new ColumnChunkList(indexes === null ? sent : events, indexes))
+        const list = new ColumnChunkList(indexes === null ? sent : events, indexes && new RowMap(indexes))
+        holdChunks(attempt, list)
         // Built from the events when they carry the chunks: the chunk objects are then the events' own, as the
         // session builder leaves them (core/session.ts).
         const build =
           indexes === null
             ? () => sent.records((rows, i) => rows.sourced(i))
-            : () => Array.from(indexes, (at) => chunkOfEvent(session.events[at]!))
+            : () =>
+                Array.from({ length: list.length }, (_, pos) => chunkOfEvent(session.events[list.row(pos)]!))
         defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
       })
     })
