@@ -22,6 +22,7 @@ import {
   scrollSpace,
   scrollTopFor,
   type Scroll,
+  type ScrollSpace,
 } from './scrollSpace'
 import { ROW_HEIGHT, TimelineRow, showClippedText, type RowState } from './TimelineRow'
 
@@ -85,26 +86,26 @@ export function TimelineGrid({
     }
   }, [])
 
-  // Keep the current row in view, moving only when it is out of view (centred after a far jump). The view's size
-  // and offset come from the ResizeObserver and the scroll listener: reading them from the element here would
-  // force a layout on every step.
-  const topRef = useRef(top)
-  useLayoutEffect(() => {
-    topRef.current = top
-  }, [top])
+  // Keep the current row in view, moving only when it is out of view (centred after a far jump). Decided while
+  // rendering, when the cursor, the rows or the view's size change (React's "adjust state when a prop changes"),
+  // so a step that scrolls renders and lays out the rows once, not once for the step and again for the scroll.
+  // The view's size and offset come from the ResizeObserver and the scroll listener: reading them from the
+  // element would force a layout on every step.
+  const [followed, setFollowed] = useState<{ k: number; rows: TimelineRows; space: ScrollSpace } | null>(null)
+  if (followed === null || followed.k !== k || followed.rows !== rows || followed.space !== space) {
+    setFollowed({ k, rows, space })
+    const row = rows.count === 0 || k === 0 ? -1 : Math.max(0, rowAtOrBefore(rows, k - 1))
+    const next = row < 0 ? null : followTop(space, view, top, row * ROW_HEIGHT, ROW_HEIGHT)
+    // The content offset is kept as asked, not as the browser rounds the scroll offset (see echoOf).
+    if (next !== null) setScroll({ scrollTop: scrollTopFor(space, view, next), top: next })
+  }
+  const applied = useRef<Scroll | null>(null)
   useLayoutEffect(() => {
     const el = scrollRef.current
-    if (el === null || rows.count === 0 || k === 0) return
-    const row = Math.max(0, rowAtOrBefore(rows, k - 1))
-    const next = followTop(space, view, topRef.current, row * ROW_HEIGHT, ROW_HEIGHT)
-    if (next === null) return
-    topRef.current = next
-    const scrolled = scrollTopFor(space, view, next)
-    el.scrollTop = scrolled
-    // Rendered now rather than on the scroll event a frame later, which would paint one frame of old rows; the
-    // content offset is kept as asked, not as the browser rounds the scroll offset (see echoOf).
-    setScroll({ scrollTop: scrolled, top: next })
-  }, [k, rows, space, view])
+    if (el === null || scroll.top === null || applied.current === scroll) return
+    applied.current = scroll
+    el.scrollTop = scroll.scrollTop
+  }, [scroll])
 
   const onSeek = useCallback((row: number) => seekTo(seekTargetOf(rows, row)), [rows, seekTo])
 
