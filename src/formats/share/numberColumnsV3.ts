@@ -44,7 +44,7 @@ const TIME = 4
 const STOP = 5
 const INPUTS = 4
 /** The counts priming leaves: the link's own numbers outweigh the primer after a few of each. */
-const PRIMED_COUNT = 6
+const PRIMED_COUNT = 3
 
 /** The number model after the priming stream, made once per page and cloned for each link. */
 let primed: MixedBits | null = null

@@ -17,13 +17,13 @@ import type { RangeDecoder, RangeEncoder } from './rangeCoder'
 const TABLE_BITS = 20
 const TABLE_MASK = (1 << TABLE_BITS) - 1
 /** Orders of the hashed byte contexts (order 0 is direct). */
-const ORDERS = [1, 2, 3, 4, 6] as const
+const ORDERS = [1, 2, 3, 4, 5, 6] as const
 /** Inputs to the mixer: order 0, the hashed orders, two word contexts, a bias. */
 const INPUTS = 1 + ORDERS.length + 2 + 1
 /** Weight sets: by how many hashed contexts were seen before (0…ORDERS.length + 2), by bit position. */
 const SETS = (ORDERS.length + 3) * 8
 /** Past this many updates a counter adapts at a fixed rate (it keeps following a changing text). */
-const COUNT_LIMIT = 60
+const COUNT_LIMIT = 250
 const LEARNING_RATE = 0.02
 /** SSE contexts: the partial byte and the top four bits of the previous byte. */
 const SSE_CONTEXTS = 16 * 256
