@@ -16,7 +16,7 @@ async function shareLink(
   await setup(dialog)
   const field = dialog.getByLabel('Link text')
   await expect(dialog.getByRole('region', { name: 'Link' })).toHaveAttribute('aria-busy', 'false')
-  await expect(field).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/#v2\./)
+  await expect(field).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/#v3\./)
   await expect(dialog.getByLabel('Link length')).toContainText('characters')
   const link = await field.inputValue()
   await dialog.getByRole('button', { name: 'Close' }).click()

@@ -38,7 +38,7 @@ import type { NumberModel } from './chunkColumns'
  * deflate does nearly as well on a long text. The decoder refuses to model more than this, so a crafted link
  * cannot keep it busy.
  */
-const MODEL_UNDER = 256 * 1024
+const MODEL_UNDER = 64 * 1024
 /**
  * A modelled section holds at most this many bytes per byte of the link (plus MODEL_SLACK): the decoder stops a
  * crafted link there, long before MODEL_UNDER, and the encoder deflates a text that compresses better than this

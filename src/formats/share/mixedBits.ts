@@ -8,7 +8,7 @@ import { squash, STRETCH } from './textModel'
 // wins; one never seen says nothing. Integer tables and IEEE doubles with +, −, × only, so every engine agrees.
 
 const COUNT_LIMIT = 30
-const LEARNING_RATE = 0.015
+const LEARNING_RATE = 0.007
 const RATE = Uint32Array.from({ length: COUNT_LIMIT + 1 }, (_, n) => Math.floor(65536 / (n + 1.5)))
 
 export class MixedBits {

@@ -44,7 +44,7 @@ const TIME = 4
 const STOP = 5
 const INPUTS = 4
 /** The counts priming leaves: the link's own numbers outweigh the primer after a few of each. */
-const PRIMED_COUNT = 6
+const PRIMED_COUNT = 3
 
 /** The number model after the priming stream, made once per page and cloned for each link. */
 let primed: MixedBits | null = null
@@ -189,6 +189,7 @@ const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)
 const unzigzag = (code: number) => (code % 2 === 0 ? code / 2 : -(code + 1) / 2)
 
 type PrimerRow = Numbers
+const FIRST_TIME = 2 * 1_780_000_000_000 + 1
 
 function primedBits(): MixedBits {
   if (primed !== null) return primed
@@ -203,8 +204,8 @@ function primedBits(): MixedBits {
 
 /**
  * The priming stream, made once: a reasoning block of the primer's prose as token-sized deltas, a text block,
- * a tool call of the primer's arguments, usage and finish; seqs +1 after a first jump, times in bursts (a gap of
- * 12–41 ms, then 1 ms, then 0s) from a fixed pseudo-random sequence.
+ * a tool call of the primer's arguments, usage and finish; seqs +1 after a first jump, a clock reading, then
+ * times in bursts (a gap of 12–41 ms, then 1 ms, then 0s) from a fixed pseudo-random sequence.
  */
 function primerRows(): { text: string; rows: PrimerRow[] } {
   const rows: PrimerRow[] = []
@@ -215,8 +216,15 @@ function primerRows(): { text: string; rows: PrimerRow[] } {
     const ms = r < 0.55 ? 0 : r < 0.7 ? 1 : 12 + Math.floor(random() * 30)
     return ms * 2 + 1
   }
+  // A stream's first time is a clock reading (ms since 1970, zigzag + 1), every later one a difference.
   const push = (op: number, index: number, length: number) =>
-    rows.push({ op, index, length, seq: rows.length === 0 ? 40 : 2, time: rows.length === 0 ? 0 : times() })
+    rows.push({
+      op,
+      index,
+      length,
+      seq: rows.length === 0 ? 80 : 2,
+      time: rows.length === 0 ? FIRST_TIME : times(),
+    })
   const tokens = (text: string) => text.match(TOKEN) ?? []
   const half = Math.floor(PRIMER_PROSE.length / 2)
   const blocks: [number, string][] = [

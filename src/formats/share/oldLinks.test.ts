@@ -63,3 +63,21 @@ describe('old links still open', () => {
     expect(s1.diagnostics).toEqual(s2.diagnostics)
   })
 })
+
+// The v3 links written when v3 came: its primer, models and constants are frozen (docs/protocol.md §14), so
+// today's encoder must write a plain one byte for byte the same, and every one must keep opening to today's payload.
+describe('v3 links keep their bytes', () => {
+  it.each(fixtures(3))('%s', async (_label, _version, link) => {
+    const source = loadSource(readCorpus(link.file), link.file)
+    const attempt = source.sessions[0]!.streams.find((candidate) => candidate.id === link.stream)!
+    const payload = buildSharePayload({ source, attempt, streamKey: link.stream, k: link.k }, link.options)
+    const passphrase = link.passphrase !== undefined ? { passphrase: link.passphrase } : {}
+    const opened = await decodeShareLink(`#${link.fragment}`, passphrase)
+    if ('error' in opened) throw new Error(opened.error)
+    expect(opened.version).toBe(3)
+    expect(opened.payload).toEqual(JSON.parse(JSON.stringify(payload)))
+    // An encrypted link has a random salt and iv: only a plain one can be written again exactly.
+    const again = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS })
+    expect(again === link.fragment).toBe(link.passphrase === undefined)
+  })
+})

@@ -3,10 +3,11 @@ import type { RangeDecoder, RangeEncoder } from './rangeCoder'
 
 // The byte model of v3 links (docs/protocol.md §14): deflate needs a few hundred bytes before its back-references
 // and Huffman tables pay for themselves, and a link's text is often shorter than that. A bitwise context-mixing
-// model predicts each bit from the bytes before it instead: orders 0–4 and 6 and two word contexts, each a
-// hashed table of adaptive probabilities, mixed in the logistic domain by weights chosen by how many of the
-// contexts were seen before, then refined by an SSE stage on the partial byte and the previous one's top bits. The model starts from the
-// state it reaches after reading a built-in primer (primer.ts), so the first bytes of a link are already
+// model predicts each bit from the bytes before it instead: orders 0–6 and two word contexts, each a hashed
+// table of adaptive probabilities, and a match model (the byte that followed the last occurrence of the previous
+// four), mixed in the logistic domain by weights chosen by how many of the contexts were seen before and by the
+// match, then refined by an SSE stage on the partial byte and the previous one's top bits. The model starts from
+// the state it reaches after reading a built-in primer (primer.ts), so the first bytes of a link are already
 // predicted like text of its kind.
 //
 // Determinism: encoder and decoder must compute the same probability for every bit on every engine. All table
@@ -17,13 +18,20 @@ import type { RangeDecoder, RangeEncoder } from './rangeCoder'
 const TABLE_BITS = 20
 const TABLE_MASK = (1 << TABLE_BITS) - 1
 /** Orders of the hashed byte contexts (order 0 is direct). */
-const ORDERS = [1, 2, 3, 4, 6] as const
-/** Inputs to the mixer: order 0, the hashed orders, two word contexts, a bias. */
-const INPUTS = 1 + ORDERS.length + 2 + 1
-/** Weight sets: by how many hashed contexts were seen before (0…ORDERS.length + 2), by bit position. */
-const SETS = (ORDERS.length + 3) * 8
+const ORDERS = [1, 2, 3, 4, 5, 6] as const
+/** Inputs to the mixer: order 0, the hashed orders, two word contexts, the match, a bias. */
+const INPUTS = 1 + ORDERS.length + 2 + 1 + 1
+/**
+ * Weight sets: by how many hashed contexts were seen before (0…ORDERS.length + 2), by bit position, by the
+ * match's length (none, short, long).
+ */
+const SETS = (ORDERS.length + 3) * 8 * 3
+/** The match model finds the last place the previous MATCH_MIN bytes occurred, through a table of 2^MATCH_BITS. */
+const MATCH_BITS = 16
+const MATCH_MIN = 4
+const MATCH_LONGEST = 63
 /** Past this many updates a counter adapts at a fixed rate (it keeps following a changing text). */
-const COUNT_LIMIT = 60
+const COUNT_LIMIT = 250
 const LEARNING_RATE = 0.02
 /** SSE contexts: the partial byte and the top four bits of the previous byte. */
 const SSE_CONTEXTS = 16 * 256
@@ -63,6 +71,12 @@ type State = {
   readonly order0: Uint16Array
   readonly weights: Float64Array
   readonly sse: Uint16Array
+  /** Every byte seen (the primer's, then the link's), and where each 4-byte context last ended in it (+ 1). */
+  history: Uint8Array
+  historyLength: number
+  readonly matchTable: Int32Array
+  /** How often a match of each length predicted its bit right (16-bit). */
+  readonly matchProbs: Uint16Array
 }
 
 function freshState(): State {
@@ -76,6 +90,10 @@ function freshState(): State {
     order0: new Uint16Array(256).fill(32768),
     weights: new Float64Array(SETS * INPUTS).fill(0.3),
     sse,
+    history: new Uint8Array(1 << 16),
+    historyLength: 0,
+    matchTable: new Int32Array(1 << MATCH_BITS),
+    matchProbs: new Uint16Array(MATCH_LONGEST + 1).fill(49152),
   }
 }
 
@@ -95,6 +113,10 @@ function primedState(): State {
     order0: primed.order0.slice(),
     weights: primed.weights.slice(),
     sse: primed.sse.slice(),
+    history: primed.history.slice(),
+    historyLength: primed.historyLength,
+    matchTable: primed.matchTable.slice(),
+    matchProbs: primed.matchProbs.slice(),
   }
 }
 
@@ -119,6 +141,10 @@ export class TextModel {
   private sseAt = 0
   private sseWeight = 0
   private p = 2048
+  /** Where the current match predicts the next byte, and how many bytes it has matched (0: none). */
+  private matchAt = 0
+  private matchLength = 0
+  private predicted = -1
 
   constructor(readonly state: State = primedState()) {
     this.atByteStart()
@@ -158,6 +184,10 @@ export class TextModel {
       probs[slot] = probs[slot]! + Math.floor(((target - probs[slot]!) * RATE[n]!) / 65536)
       if (n < COUNT_LIMIT) counts[slot] = n + 1
     }
+    if (this.predicted >= 0) {
+      const m = Math.min(this.matchLength, MATCH_LONGEST)
+      this.state.matchProbs[m] = adapt(this.state.matchProbs[m]!, bit === this.predicted ? 65535 : 0, 40)
+    }
     // Mixer.
     const err = (((bit << 12) - this.mixed) * LEARNING_RATE) / 4096
     const base = this.set * INPUTS
@@ -180,9 +210,46 @@ export class TextModel {
       }
       this.c0 = 1
       this.bitCount = 0
+      this.remember(byte)
       this.atByteStart()
     }
     this.predict()
+  }
+
+  /** The match model after a byte: extend the match, or look for one that ends here. */
+  private remember(byte: number): void {
+    const state = this.state
+    if (state.historyLength === state.history.length) {
+      const grown = new Uint8Array(state.history.length * 2)
+      grown.set(state.history)
+      state.history = grown
+    }
+    const history = state.history
+    history[state.historyLength++] = byte
+    const end = state.historyLength
+    if (this.matchLength > 0 && history[this.matchAt] === byte) {
+      this.matchLength++
+      this.matchAt++
+    } else this.matchLength = 0
+    if (end < MATCH_MIN) return
+    const h = Math.imul(this.c4, 0x9e3779b1) >>> (32 - MATCH_BITS)
+    if (this.matchLength === 0) {
+      const candidate = state.matchTable[h]!
+      if (candidate > 0) {
+        let length = 0
+        while (
+          length < MATCH_LONGEST &&
+          candidate - 1 - length >= 0 &&
+          history[candidate - 1 - length] === history[end - 1 - length]
+        )
+          length++
+        if (length >= MATCH_MIN) {
+          this.matchLength = length
+          this.matchAt = candidate
+        }
+      }
+    }
+    state.matchTable[h] = end
   }
 
   /** Hashes of each context for the byte about to start. */
@@ -220,8 +287,20 @@ export class TextModel {
       if (counts[slot]! > 0) seen++
       inputs[i + 1] = STRETCH[probs[slot]! >> 4]! / 256
     }
+    // The match: the bit its next byte has here, while that byte agrees with this one so far.
+    this.predicted = -1
+    inputs[INPUTS - 2] = 0
+    if (this.matchLength > 0) {
+      const next = this.state.history[this.matchAt]! | 256
+      if (next >> (8 - this.bitCount) === c0) {
+        this.predicted = (next >> (7 - this.bitCount)) & 1
+        const st = STRETCH[this.state.matchProbs[Math.min(this.matchLength, MATCH_LONGEST)]! >> 4]! / 256
+        inputs[INPUTS - 2] = this.predicted === 1 ? st : -st
+      }
+    }
     inputs[INPUTS - 1] = 0.5
-    this.set = seen * 8 + this.bitCount
+    const matchClass = this.predicted < 0 ? 0 : this.matchLength < 16 ? 1 : 2
+    this.set = (seen * 8 + this.bitCount) * 3 + matchClass
     const base = this.set * INPUTS
     let dot = 0
     for (let i = 0; i < INPUTS; i++) dot += weights[base + i]! * inputs[i]!
