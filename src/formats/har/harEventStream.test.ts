@@ -94,4 +94,15 @@ describe('a Bedrock event stream in a HAR', () => {
     expect(source.diagnostics[0]).toMatchObject({ line: 1, severity: 'warning' })
     expect(source.diagnostics[0]!.message).toMatch(/^a Bedrock event stream saved as text, not base64: /)
   })
+
+  it('an event-stream entry the browser saved without its body says so by entry', () => {
+    const entry = {
+      request: { method: 'POST', url: 'https://bedrock/x' },
+      response: { status: 200, content: { mimeType: 'application/vnd.amazon.eventstream', size: 900 } },
+    }
+    const source = loadSource(JSON.stringify({ log: { entries: [entry] } }))
+    expect(messages(source)).toMatch(
+      /har1 \(POST https:\/\/bedrock\/x\): application\/vnd\.amazon\.eventstream response with no body/,
+    )
+  })
 })

@@ -122,7 +122,7 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
     const body = decodeBody(content)
     if (typeof body !== 'string') {
       if (body.error !== null) say('warning', body.error)
-      else if (mimeType.includes('event-stream') || mimeType.includes('ndjson')) {
+      else if (/event-stream|eventstream|ndjson/.test(mimeType)) {
         say(
           'warning',
           `${mimeType} response with no body in the HAR (browsers often leave streamed bodies out): nothing to read`,
