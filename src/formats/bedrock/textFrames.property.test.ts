@@ -38,7 +38,7 @@ describe('frames recovered from text agree with the binary decoder', () => {
         const got = shape(read.frames)
         expect(got).toEqual(truth.slice(0, got.length))
         // Fewer frames than the whole text holds: the last was cut (or only its CRC and prelude remain, then none).
-        if (read.failure !== null) expect(read.failure.sdkMessage).toBe('Truncated event message received.')
+        expect([undefined, 'Truncated event message received.']).toContain(read.failure?.sdkMessage)
       }),
       { numRuns: 300, seed: 20261201 },
     )
