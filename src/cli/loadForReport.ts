@@ -38,25 +38,26 @@ export async function loadForReport(
     const source = withDiagnostics(loadSource(text, name), diagnostics)
     return { source, report: buildInspectReport(source) }
   }
+  const passes: AssemblyPass[] = []
+  const segmenter = new SessionSegmenter(eventsRoom(text), (stream, chunk, seq) =>
+    (passes[stream] ??= new AssemblyPass([])).pushChunk(chunk, seq),
+  )
+  let read: ReturnType<typeof readSessionStreams>
   try {
-    const passes: AssemblyPass[] = []
-    const segmenter = new SessionSegmenter(eventsRoom(text), (stream, chunk, seq) =>
-      (passes[stream] ??= new AssemblyPass([])).pushChunk(chunk, seq),
-    )
-    const read = readSessionStreams(text, segmenter)
-    if (read === null) return await full()
-    const source = withDiagnostics({ format: 'dsh-session-jsonl', name, ...read }, diagnostics)
-    let diverged = false
-    const streams = (source.sessions[0]?.streams ?? []).map((attempt, index) => {
-      const pass = (passes[index] ??= new AssemblyPass([]))
-      pass.end()
-      return reportAnalyzed(streamKey(0, attempt), attempt, pass.result(), segmenter.seqsOf(index), () => {
-        diverged = true
-        return null
-      })
-    })
-    return diverged ? await full() : { source, report: buildInspectReport(source, streams) }
+    read = readSessionStreams(text, segmenter)
   } catch {
-    return full()
+    read = null
   }
+  if (read === null) return full()
+  const source = withDiagnostics({ format: 'dsh-session-jsonl', name, ...read }, diagnostics)
+  let diverged = false
+  const streams = (source.sessions[0]?.streams ?? []).map((attempt, index) => {
+    const pass = (passes[index] ??= new AssemblyPass([]))
+    pass.end()
+    return reportAnalyzed(streamKey(0, attempt), attempt, pass.result(), segmenter.seqsOf(index), () => {
+      diverged = true
+      return null
+    })
+  })
+  return diverged ? full() : { source, report: buildInspectReport(source, streams) }
 }
