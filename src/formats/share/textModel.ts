@@ -5,10 +5,10 @@ import type { RangeDecoder, RangeEncoder } from './rangeCoder'
 // and Huffman tables pay for themselves, and a link's text is often shorter than that. A bitwise context-mixing
 // model predicts each bit from the bytes before it instead: orders 0–6 and two word contexts, each a hashed
 // table of adaptive probabilities, and a match model (the byte that followed the last occurrence of the previous
-// four), mixed in the logistic domain by weights chosen by how many of the contexts were seen before and by the
-// match, then refined by an SSE stage on the partial byte and the previous one's top bits. The model starts from
-// the state it reaches after reading a built-in primer (primer.ts), so the first bytes of a link are already
-// predicted like text of its kind.
+// four), mixed in the logistic domain twice (weights chosen by how many of the contexts were seen before and by
+// the match; weights chosen by the previous byte) and averaged, then refined by an SSE stage on the partial byte
+// and the previous one's top bits. The model starts from the state it reaches after reading a built-in primer
+// (primer.ts), so the first bytes of a link are already predicted like text of its kind.
 //
 // Determinism: encoder and decoder must compute the same probability for every bit on every engine. All table
 // indexes are 32-bit integer arithmetic (Math.imul, >>>); probabilities are integers; the mixer uses IEEE
@@ -88,7 +88,7 @@ function freshState(): State {
     counts: new Uint8Array(1 << TABLE_BITS),
     checks: new Uint8Array(1 << TABLE_BITS),
     order0: new Uint16Array(256).fill(32768),
-    weights: new Float64Array(SETS * INPUTS).fill(0.3),
+    weights: new Float64Array((SETS + 256) * INPUTS).fill(0.3),
     sse,
     history: new Uint8Array(1 << 16),
     historyLength: 0,
@@ -138,6 +138,8 @@ export class TextModel {
   private readonly inputs = new Float64Array(INPUTS)
   private set = 0
   private mixed = 2048
+  private mixedA = 2048
+  private mixedB = 2048
   private sseAt = 0
   private sseWeight = 0
   private p = 2048
@@ -189,9 +191,12 @@ export class TextModel {
       this.state.matchProbs[m] = adapt(this.state.matchProbs[m]!, bit === this.predicted ? 65535 : 0, 40)
     }
     // Mixer.
-    const err = (((bit << 12) - this.mixed) * LEARNING_RATE) / 4096
+    const err = (((bit << 12) - this.mixedA) * LEARNING_RATE) / 4096
     const base = this.set * INPUTS
     for (let i = 0; i < INPUTS; i++) weights[base + i] = weights[base + i]! + err * this.inputs[i]!
+    const errB = (((bit << 12) - this.mixedB) * LEARNING_RATE) / 4096
+    const baseB = (SETS + (this.c4 & 0xff)) * INPUTS
+    for (let i = 0; i < INPUTS; i++) weights[baseB + i] = weights[baseB + i]! + errB * this.inputs[i]!
     // SSE: move the two interpolated entries toward the bit.
     const s = this.sseAt
     sse[s] = sse[s]! + Math.floor(((target - sse[s]!) * (4096 - this.sseWeight)) / (4096 * 48))
@@ -301,10 +306,20 @@ export class TextModel {
     inputs[INPUTS - 1] = 0.5
     const matchClass = this.predicted < 0 ? 0 : this.matchLength < 16 ? 1 : 2
     this.set = (seen * 8 + this.bitCount) * 3 + matchClass
+    // Two weight sets mix the same inputs: one by the contexts' state, one by the previous byte; their mean wins.
     const base = this.set * INPUTS
+    const baseB = (SETS + (this.c4 & 0xff)) * INPUTS
     let dot = 0
-    for (let i = 0; i < INPUTS; i++) dot += weights[base + i]! * inputs[i]!
-    const x = Math.max(-2047, Math.min(2047, Math.round(dot * 256)))
+    let dotB = 0
+    for (let i = 0; i < INPUTS; i++) {
+      dot += weights[base + i]! * inputs[i]!
+      dotB += weights[baseB + i]! * inputs[i]!
+    }
+    const xa = Math.max(-2047, Math.min(2047, Math.round(dot * 256)))
+    const xb = Math.max(-2047, Math.min(2047, Math.round(dotB * 256)))
+    this.mixedA = squash(xa)
+    this.mixedB = squash(xb)
+    const x = (xa + xb) >> 1
     this.mixed = squash(x)
     // SSE over the previous byte and the partial one, interpolated between 33 buckets of the stretched mix.
     const at = (x + 2048) * 32
