@@ -32,7 +32,7 @@ const MATCH_MIN = 4
 const MATCH_LONGEST = 63
 /** Past this many updates a counter adapts at a fixed rate (it keeps following a changing text). */
 const COUNT_LIMIT = 250
-const LEARNING_RATE = 0.02
+const LEARNING_RATE = 0.03
 /** SSE contexts: the partial byte and the top four bits of the previous byte. */
 const SSE_CONTEXTS = 16 * 256
 
@@ -88,7 +88,7 @@ function freshState(): State {
     counts: new Uint8Array(1 << TABLE_BITS),
     checks: new Uint8Array(1 << TABLE_BITS),
     order0: new Uint16Array(256).fill(32768),
-    weights: new Float64Array((SETS + 256) * INPUTS).fill(0.3),
+    weights: new Float64Array((SETS + 256) * INPUTS).fill(0.2),
     sse,
     history: new Uint8Array(1 << 16),
     historyLength: 0,
@@ -199,8 +199,8 @@ export class TextModel {
     for (let i = 0; i < INPUTS; i++) weights[baseB + i] = weights[baseB + i]! + errB * this.inputs[i]!
     // SSE: move the two interpolated entries toward the bit.
     const s = this.sseAt
-    sse[s] = sse[s]! + Math.floor(((target - sse[s]!) * (4096 - this.sseWeight)) / (4096 * 48))
-    sse[s + 1] = sse[s + 1]! + Math.floor(((target - sse[s + 1]!) * this.sseWeight) / (4096 * 48))
+    sse[s] = sse[s]! + Math.floor(((target - sse[s]!) * (4096 - this.sseWeight)) / (4096 * 24))
+    sse[s + 1] = sse[s + 1]! + Math.floor(((target - sse[s + 1]!) * this.sseWeight) / (4096 * 24))
     // Next bit.
     this.c0 = (this.c0 << 1) | bit
     if (++this.bitCount === 8) {
