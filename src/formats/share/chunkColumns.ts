@@ -45,7 +45,7 @@ export type ChunkColumns = {
    * The same numbers into a coder that carries more (a v3 link codes all its sections in one stream), under the
    * model `make` builds for the text.
    */
-  codeNumbers(coder: RangeEncoder, text: string, make: NumberModel): void
+  codeNumbers(coder: RangeEncoder, text: string, make: NumberModel, pause: () => Promise<void>): Promise<void>
   readonly text: string
   /** The chunks that travel whole, in order. */
   readonly whole: unknown[]
@@ -102,6 +102,8 @@ const fresh = (blockType: string | null): Track => ({ blockType, text: [], args:
 
 /** Chunks encoded between two pauses: each slice is one short task. */
 const SLICE = 20_000
+/** Chunks whose numbers are coded between two pauses under the mixed v3 models (a few microseconds each). */
+const NUMBER_SLICE = 5_000
 
 /** `pause` is awaited between slices of a big stream, so a page stays responsive while it is encoded. */
 export async function encodeChunks(
@@ -167,19 +169,25 @@ export async function encodeChunks(
     put(WHOLE, 0)
     whole.push(chunk)
   }
-  const codeNumbers = (coder: RangeEncoder, all: string, make: NumberModel) => {
-    const columns = make(all)
-    for (let i = 0; i < rows.length; i += 5)
+  const codeSlice = (coder: RangeEncoder, columns: NumberCoder, from: number, to: number) => {
+    for (let i = from * 5; i < to * 5; i += 5)
       columns.code(coder, rows[i]!, rows[i + 1]!, rows[i + 2]!, rows[i + 3]!, rows[i + 4]!)
   }
+  const count = source.chunks.length
   return {
-    count: source.chunks.length,
+    count,
     numbers: (all) => {
       const coder = new RangeEncoder()
-      codeNumbers(coder, all, v2Numbers)
+      codeSlice(coder, v2Numbers(all), 0, count)
       return coder.finish()
     },
-    codeNumbers,
+    codeNumbers: async (coder, all, make, pause) => {
+      const columns = make(all)
+      for (let from = 0; from < count; from += NUMBER_SLICE) {
+        if (from > 0) await pause()
+        codeSlice(coder, columns, from, Math.min(count, from + NUMBER_SLICE))
+      }
+    },
     text: text.join(''),
     whole,
     names,

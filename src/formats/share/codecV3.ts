@@ -98,7 +98,7 @@ async function packAs(
   if (textPacked) raw(coder, header, text, deflateSync(text, { level: 9 }))
   else await model.encode(coder, text, pause)
   await pause()
-  columns?.codeNumbers(coder, textString, v3Numbers)
+  await columns?.codeNumbers(coder, textString, v3Numbers, pause)
   return new Uint8Array(coder.finishShort())
 }
 
