@@ -6,7 +6,9 @@ import { Malformed } from './bytes'
 // 32-bit range, carry propagation through a cached byte) codes each number as its bit length then its bits, each
 // bit under a probability counted from the bits before it in its context (the Krichevsky–Trofimov estimate,
 // p₀ = (zeros + ½) / (seen + 1), with `seen` capped so a context keeps adapting). The arithmetic is IEEE double
-// (+, −, ×, ÷, floor), which every engine computes alike, so encoder and decoder agree bit for bit.
+// (+, −, ×, ÷, floor), which every engine computes alike, so encoder and decoder agree bit for bit. A v3 link
+// codes all of its sections through one coder, each bit under a 12-bit probability from an outside model
+// (`bitAt`: textModel.ts, mixedBits.ts), and ends it with `finishShort`.
 
 const TOP = 2 ** 24
 /** Past this many bits a context adapts at a fixed rate (1 / (LIMIT + 2)). */
