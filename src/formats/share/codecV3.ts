@@ -29,8 +29,8 @@ import type { NumberModel } from './chunkColumns'
  *    gives; or deflated (without the dictionary) as for the meta;
  * 4. the chunk numbers (numberColumnsV3.ts), coded against the text.
  *
- * The coder ends on the shortest number its last interval allows and leaves out its trailing zero bytes (the
- * decoder reads zeros past the end).
+ * The coder ends on the shortest number its last interval allows and leaves out the trailing zeros of its last 4
+ * bytes (the decoder reads up to 4 zeros past the end).
  */
 
 /**
@@ -124,8 +124,8 @@ export function decodeBodyV3(body: Uint8Array, maxBytes: number): DecodedBody {
 }
 
 function decode(body: Uint8Array, maxBytes: number): DecodedBody {
-  // No end to the zeros it may read: every step below is bounded by a length checked before it runs.
-  const coder = new RangeDecoder(body, Infinity)
+  // Up to 4 zeros past the end (the encoder's flush leaves its trailing zeros out, no more).
+  const coder = new RangeDecoder(body)
   const header = new IntModel(2)
   const model = new TextModel()
   const metaPacked = coder.bitAt(FLAG_ODDS) === 1

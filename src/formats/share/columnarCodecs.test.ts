@@ -11,6 +11,8 @@ import type { DecodedBody } from './layout'
 import { buildSharePayload, type ShareScope } from './payload'
 import { FULL_REDACTION } from './redact'
 import { IntModel, RangeDecoder, RangeEncoder } from './rangeCoder'
+import { encodeMeta, metaBits } from './metaV3'
+import { TextModel } from './textModel'
 
 const CAP = 64 * 1024 * 1024
 
@@ -296,5 +298,20 @@ describe('a long v3 text leaves the byte model for deflate, and comes back the s
 
   it('under a cap smaller than its content, a body is too large, not damaged', async () => {
     expect(decodeBodyV3(await encodeBodyV3(payload('hello')), 10)).toEqual({ tooLarge: true })
+  })
+})
+
+describe('a crafted v3 body', () => {
+  it('that announces 4 million chunks and holds none is refused as damaged, not decoded from nothing', async () => {
+    // The chunk count fits the 64 MiB cap, and every number after it would decode as a zero: only the 4-byte
+    // limit on reading past the end stops the decoder.
+    const coder = new RangeEncoder()
+    coder.bitAt(64, 0)
+    coder.bitAt(64, 0)
+    const skeleton = new TextEncoder().encode('[{"v":1,"source":{"kind":"chunks"}},[],[]]')
+    const parts = { count: 4_000_001, units: 0, skeleton, strLens: [], ints: [], patches: [] }
+    await encodeMeta(coder, new TextModel(), metaBits(), parts, async () => {})
+    const decoded = decodeBodyV3(coder.finishShort(), CAP)
+    expect(decoded).toEqual({ error: expect.stringMatching(/^the link is damaged: /) })
   })
 })

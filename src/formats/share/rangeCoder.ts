@@ -89,8 +89,8 @@ export class RangeEncoder {
   }
 
   /**
-   * The shortest ending (v3 links): the decoder reads zeros past the end, so the coder settles on the number in
-   * [low, low + range) with the most trailing zero bytes, and those bytes are left out.
+   * The shortest ending (v3 links): the decoder reads up to 4 zeros past the end, so the coder settles on the
+   * number in [low, low + range) with the most trailing zero bytes, and those of its last 4 bytes are left out.
    */
   finishShort(): Uint8Array {
     // range ≥ 2^24 here: a multiple of 2^24 lies in [low, low + range) or is at most one step of 2^24 above low.
@@ -98,8 +98,10 @@ export class RangeEncoder {
     while (step >= 1 && Math.ceil(this.low / step) * step >= this.low + this.range) step /= 2
     this.low = Math.ceil(this.low / step) * step
     for (let i = 0; i < 5; i++) this.shiftLow()
+    // Only the flush's own 4 bytes may go: the decoder reads at most 4 zeros past the end (as for v2), so a
+    // crafted link cannot have it decode on and on from nothing.
     let end = this.length
-    while (end > 1 && this.out[end - 1] === 0) end--
+    while (end > Math.max(1, this.length - 4) && this.out[end - 1] === 0) end--
     return this.out.slice(1, end)
   }
 
@@ -134,17 +136,13 @@ export class RangeDecoder {
   private code = 0
   private at = 0
 
-  /** `padding`: how many zeros past the end it may read (v3 links leave their trailing zeros out). */
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly padding = 4,
-  ) {
+  constructor(private readonly bytes: Uint8Array) {
     for (let i = 0; i < 4; i++) this.code = (this.code * 256 + this.next()) >>> 0
   }
 
   /** Past the end the coder reads zeros; a stream that needs many of them was not made by the encoder. */
   private next(): number {
-    if (this.at >= this.bytes.length + this.padding) throw new Malformed('its numbers run past their column')
+    if (this.at >= this.bytes.length + 4) throw new Malformed('its numbers run past their column')
     return this.bytes[this.at++] ?? 0
   }
 
