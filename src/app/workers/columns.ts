@@ -16,11 +16,19 @@ export type Columns = {
   /** Integer columns take the narrowest array every value of the batch fits (most fit 1 to 4 bytes a value). */
   readonly seqs: NumberColumn
   /**
+   * Per block of {@link BLOCK} rows, the base its `seqs` (`lines`, `times`) are offsets from, when the batch's values
+   * fit so in 1 or 2 bytes each (they mostly climb by small steps); empty when the column holds the values
+   * themselves. For times, a blocked offset of 0xFFFF is a null time.
+   */
+  readonly seqBases: Float64Array
+  readonly lineBases: Float64Array
+  readonly timeBases: Float64Array
+  /**
    * A time is `timeBase + times[i]`, null where `times[i]` is NaN (a Float64Array, `timeBase` 0) or −1 (an
    * Int32Array of offsets from the batch's earliest time, when every time is an integer within 2³¹ ms of it; an
    * empty one when no row has a time).
    */
-  readonly times: Float64Array | Int32Array
+  readonly times: Float64Array | Int32Array | Uint16Array | Uint8Array
   readonly timeBase: number
   /** Events only (empty for a batch of chunks): line, turn, step. */
   readonly lines: NumberColumn
@@ -42,6 +50,11 @@ export type Columns = {
 }
 
 export type NumberColumn = Float64Array | Int32Array | Uint16Array | Uint8Array
+
+/** Rows per block of a blocked column (`seqBases`, …): 1 << BLOCK_SHIFT. */
+const BLOCK_SHIFT = 8
+export const BLOCK = 1 << BLOCK_SHIFT
+const NULL_TIME = 0xffff
 export type IndexColumn = Int32Array | Uint16Array
 
 const ROW = { sourced: 1, event: 2, 'text-chunks': 3, 'reasoning-chunks': 4, 'tool-call-chunks': 5 } as const
@@ -61,9 +74,9 @@ const INTERN_MAX = 64
 /** The column arrays' buffers, for postMessage's transfer list. */
 export function transferables(columns: Columns): ArrayBuffer[] {
   const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names } = columns
-  return [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names].map(
-    (array) => array.buffer as ArrayBuffer,
-  )
+  const { seqBases, lineBases, timeBases } = columns
+  const arrays = [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names]
+  return [...arrays, seqBases, lineBases, timeBases].map((array) => array.buffer as ArrayBuffer)
 }
 
 /** Encodes session events (an `assistant/chunk` of the readers' shape becomes one row of numbers). */
@@ -132,6 +145,9 @@ class Encoder {
       seqs: new Float64Array(length),
       times: new Float64Array(length),
       timeBase: 0,
+      seqBases: new Float64Array(0),
+      lineBases: new Float64Array(0),
+      timeBases: new Float64Array(0),
       lines: new Float64Array(eventsOnly),
       turns: new Float64Array(eventsOnly),
       steps: new Float64Array(eventsOnly),
@@ -148,11 +164,31 @@ class Encoder {
   /** The columns, each narrowed to the fewest bytes a value the whole batch allows (the values stay exact). */
   finish(): Columns {
     const { columns } = this
-    for (const key of ['seqs', 'lines', 'turns', 'steps', 'indexes'] as const)
+    for (const key of ['turns', 'steps', 'indexes'] as const)
       columns[key] = narrow(columns[key] as Float64Array)
-    const times = narrowTimes(columns.times as Float64Array, columns.rows)
-    columns.times = times.values
-    columns.timeBase = times.base
+    const { rows } = columns
+    for (const [key, bases] of [
+      ['seqs', 'seqBases'],
+      ['lines', 'lineBases'],
+    ] as const) {
+      const values = columns[key] as Float64Array
+      const narrowed = narrow(values)
+      const offsets = narrowed.BYTES_PER_ELEMENT > 1 ? blocked(values, rows, 0xffff, false) : null
+      if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= narrowed.BYTES_PER_ELEMENT)
+        columns[key] = narrowed
+      else [columns[key], columns[bases]] = [offsets.values, offsets.bases]
+    }
+    const times = narrowTimes(columns.times as Float64Array, rows)
+    // No time at all stays an empty array; else offsets per block when they fit 2 bytes (clocks tick in ms).
+    const blockedTimes =
+      times.values.length === 0 ? null : blocked(columns.times as Float64Array, rows, NULL_TIME - 1, true)
+    if (blockedTimes !== null) {
+      columns.times = blockedTimes.values
+      columns.timeBases = blockedTimes.bases
+    } else {
+      columns.times = times.values
+      columns.timeBase = times.base
+    }
     if (this.strings.length < 0xffff)
       for (const key of ['texts', 'ids', 'names'] as const) columns[key] = Uint16Array.from(columns[key])
     return columns
@@ -259,6 +295,52 @@ function narrow(values: Float64Array): NumberColumn {
   return Int32Array.from(values)
 }
 
+/**
+ * Integers as offsets from a base per {@link BLOCK} rows, each at most `limit` (1 byte when all fit one), or null
+ * when some value is not a safe integer (or is −0) or some block spans more. Rows that travelled whole are skipped
+ * (their slots are unused); with `nullable`, a NaN (a null time) becomes NULL_TIME, else it cannot be blocked.
+ */
+function blocked(
+  values: Float64Array,
+  rows: Uint8Array,
+  limit: number,
+  nullable: boolean,
+): { values: Uint8Array | Uint16Array; bases: Float64Array } | null {
+  const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+  const offsets = new Uint16Array(values.length)
+  let widest = 0
+  let nulls = false
+  for (let block = 0; block < bases.length; block++) {
+    const from = block * BLOCK
+    const to = Math.min(values.length, from + BLOCK)
+    let low = Infinity
+    let high = -Infinity
+    for (let i = from; i < to; i++) {
+      const value = values[i]!
+      if (rows[i] === 0) continue
+      if (Number.isNaN(value)) {
+        if (nullable) continue
+        return null
+      }
+      if (!Number.isSafeInteger(value) || Object.is(value, -0)) return null
+      if (value < low) low = value
+      if (value > high) high = value
+    }
+    if (low === Infinity) low = high = 0
+    if (high - low > limit) return null
+    bases[block] = low
+    for (let i = from; i < to; i++) {
+      const value = values[i]!
+      if (Number.isNaN(value) && rows[i] !== 0) {
+        offsets[i] = NULL_TIME
+        nulls = true
+      } else if (rows[i] !== 0) offsets[i] = value - low
+    }
+    widest = Math.max(widest, high - low)
+  }
+  return { values: widest <= 0xff && !nulls ? Uint8Array.from(offsets) : offsets, bases }
+}
+
 /** Times as offsets from the earliest, −1 for null, when all are integers within 2³¹ − 2 ms of it (real clocks). */
 function narrowTimes(
   values: Float64Array,
@@ -335,7 +417,7 @@ export class ColumnRows {
   }
 
   seq(i: number): number {
-    return this.columns.rows[i] === 0 ? (this.object(i) as { seq: number }).seq : this.columns.seqs[i]!
+    return this.columns.rows[i] === 0 ? (this.object(i) as { seq: number }).seq : this.columnSeq(i)
   }
 
   time(i: number): number | null {
@@ -343,8 +425,22 @@ export class ColumnRows {
     return this.columnTime(i)
   }
 
+  private columnSeq(i: number): number {
+    const { seqs, seqBases } = this.columns
+    return seqBases.length === 0 ? seqs[i]! : seqBases[i >> BLOCK_SHIFT]! + seqs[i]!
+  }
+
+  private columnLine(i: number): number {
+    const { lines, lineBases } = this.columns
+    return lineBases.length === 0 ? lines[i]! : lineBases[i >> BLOCK_SHIFT]! + lines[i]!
+  }
+
   private columnTime(i: number): number | null {
-    const { times, timeBase } = this.columns
+    const { times, timeBase, timeBases } = this.columns
+    if (timeBases.length > 0) {
+      const offset = times[i]!
+      return offset === NULL_TIME ? null : timeBases[i >> BLOCK_SHIFT]! + offset
+    }
     if (times instanceof Int32Array) {
       const value = times.length === 0 ? -1 : times[i]!
       return value === -1 ? null : timeBase + value
@@ -366,14 +462,14 @@ export class ColumnRows {
   }
 
   event(i: number): SessionEvent {
-    const { rows, seqs, lines, turns, steps } = this.columns
+    const { rows, turns, steps } = this.columns
     const row = rows[i]!
     if (row === 0) return this.object(i) as SessionEvent
     const type = 'assistant/chunk'
-    const seq = seqs[i]!
+    const seq = this.columnSeq(i)
     const time = this.columnTime(i)
     const data = { turn: turns[i]!, step: steps[i]!, chunk: this.chunk(i) }
-    const line = lines[i]!
+    const line = this.columnLine(i)
     const packed = PACKED[row]
     // Literals in the readers' key order (sessionJsonl.ts builds members and plain events so).
     return packed === undefined ? { type, seq, time, data, line } : { type, seq, time, data, line, packed }
@@ -381,7 +477,7 @@ export class ColumnRows {
 
   sourced(i: number): SourcedChunk {
     if (this.columns.rows[i] === 0) return this.object(i) as SourcedChunk
-    return { seq: this.columns.seqs[i]!, time: this.columnTime(i), chunk: this.chunk(i) }
+    return { seq: this.columnSeq(i), time: this.columnTime(i), chunk: this.chunk(i) }
   }
 
   /**
