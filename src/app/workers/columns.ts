@@ -38,12 +38,16 @@ export type Columns = {
   readonly chunks: Uint8Array
   readonly indexes: NumberColumn
   /**
-   * Into `strings`: the text, arguments delta or block type; the tool call's id and name (set for tool-call rows
-   * only). Uint16Array when the batch has fewer than 65,536 strings, else Int32Array.
+   * Into `strings`: the text, arguments delta or block type. Uint16Array when the batch has fewer than 65,535
+   * strings, else Int32Array (as `tools` with its pairs).
    */
   readonly texts: IndexColumn
-  readonly ids: IndexColumn
-  readonly names: IndexColumn
+  /**
+   * Tool-call rows only: into `toolPairs`, whose entries 2p and 2p + 1 are the call's id and name in `strings`
+   * (name −1: the delta has none). A block's deltas repeat one pair, so a batch holds a few.
+   */
+  readonly tools: IndexColumn
+  readonly toolPairs: Int32Array
   readonly strings: readonly string[]
   /** Whole records (row code 0) and whole chunks (chunk code 0), in row order: at most one per row. */
   readonly objects: readonly unknown[]
@@ -73,9 +77,9 @@ const INTERN_MAX = 64
 
 /** The column arrays' buffers, for postMessage's transfer list. */
 export function transferables(columns: Columns): ArrayBuffer[] {
-  const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names } = columns
+  const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools, toolPairs } = columns
   const { seqBases, lineBases, timeBases } = columns
-  const arrays = [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names]
+  const arrays = [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools, toolPairs]
   return [...arrays, seqBases, lineBases, timeBases].map((array) => array.buffer as ArrayBuffer)
 }
 
@@ -154,8 +158,8 @@ class Encoder {
       chunks: new Uint8Array(length),
       indexes: new Float64Array(length),
       texts: new Int32Array(length),
-      ids: new Int32Array(length),
-      names: new Int32Array(length),
+      tools: new Int32Array(length),
+      toolPairs: new Int32Array(0),
       strings: this.strings,
       objects: this.objects,
     }
@@ -189,8 +193,9 @@ class Encoder {
       columns.times = times.values
       columns.timeBase = times.base
     }
-    if (this.strings.length < 0xffff)
-      for (const key of ['texts', 'ids', 'names'] as const) columns[key] = Uint16Array.from(columns[key])
+    if (this.strings.length < 0xffff) columns.texts = Uint16Array.from(columns.texts)
+    columns.toolPairs = Int32Array.from(this.toolPairs)
+    if (this.pairs.size < 0xffff) columns.tools = Uint16Array.from(columns.tools)
     return columns
   }
 
@@ -239,18 +244,30 @@ class Encoder {
     const code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0
     this.columns.chunks[i] = code
     if (code === 0) return void this.objects.push(chunk)
-    const { indexes, texts, ids, names } = this.columns
+    const { indexes, texts, tools } = this.columns
     const c = chunk as Record<string, string> & { index: number }
     indexes[i] = c.index
-    ids[i] = -1
-    names[i] = -1
     if (code === CHUNK.text || code === CHUNK.reasoning) texts[i] = this.string(c['text']!)
     else if (code === CHUNK.start) texts[i] = this.string(c['blockType']!)
     else {
       texts[i] = this.string(c['argumentsDelta']!)
-      ids[i] = this.string(c['id']!)
-      if (code === CHUNK.tool) names[i] = this.string(c['name']!)
+      tools[i] = this.pair(this.string(c['id']!), code === CHUNK.tool ? this.string(c['name']!) : -1)
     }
+  }
+
+  private readonly toolPairs: number[] = []
+  private readonly pairs = new Map<number, number>()
+
+  /** The index of the (id, name) pair, stored once per batch. */
+  private pair(id: number, name: number): number {
+    const key = id * 0x100000000 + (name + 1)
+    let at = this.pairs.get(key)
+    if (at === undefined) {
+      at = this.pairs.size
+      this.pairs.set(key, at)
+      this.toolPairs.push(id, name)
+    }
+    return at
   }
 
   private string(value: string): number {
@@ -485,7 +502,7 @@ export class ColumnRows {
    * of the event; only events carrying one are a stream's chunks).
    */
   chunk(i: number): AnyChunk {
-    const { rows, chunks, indexes, texts, ids, names, strings } = this.columns
+    const { rows, chunks, indexes, texts, tools, toolPairs, strings } = this.columns
     if (rows[i] === 0) {
       const record = this.object(i)
       return this.events
@@ -507,12 +524,17 @@ export class ColumnRows {
         return {
           type: 'tool-call-delta',
           index,
-          id: strings[ids[i]!]!,
-          name: strings[names[i]!]!,
+          id: strings[toolPairs[2 * tools[i]!]!]!,
+          name: strings[toolPairs[2 * tools[i]! + 1]!]!,
           argumentsDelta: text,
         }
       default:
-        return { type: 'tool-call-delta', index, id: strings[ids[i]!]!, argumentsDelta: text }
+        return {
+          type: 'tool-call-delta',
+          index,
+          id: strings[toolPairs[2 * tools[i]!]!]!,
+          argumentsDelta: text,
+        }
     }
   }
 }
