@@ -98,8 +98,12 @@ describe('worker → page columns', () => {
     // Small steps from epoch-sized starts (offsets per block), now and then a jump, a null time or a NaN seq.
     const step = fc.oneof(fc.nat({ max: 20 }), fc.nat({ max: 20 }), fc.constant(70_000), fc.constant(-5))
     const climbing = fc
-      .tuple(fc.array(fc.tuple(step, step, fc.boolean(), chunk), { maxLength: 900 }), fc.boolean())
-      .map(([steps, withNaN]) => {
+      .tuple(
+        fc.array(fc.tuple(step, step, fc.boolean(), chunk), { minLength: 300, maxLength: 900 }),
+        fc.boolean(),
+        fc.boolean(),
+      )
+      .map(([steps, withNaN, bigIndexes]) => {
         let seq = 2_000_000
         let time = 1_780_000_000_000
         let line = 40_000
@@ -112,7 +116,12 @@ describe('worker → page columns', () => {
             type: 'assistant/chunk',
             seq: value,
             time: timed ? time : null,
-            data: { turn: 1, step: 2, chunk },
+            // Block indexes past one byte that climb slowly, as a long stream's do (offsets per block of rows).
+            data: {
+              turn: 1,
+              step: 2,
+              chunk: bigIndexes ? { type: 'text-delta', index: 300 + (i >> 4), text: 'x' } : chunk,
+            },
             line,
           }
         })

@@ -16,12 +16,13 @@ export type Columns = {
   /** Integer columns take the narrowest array every value of the batch fits (most fit 1 to 4 bytes a value). */
   readonly seqs: NumberColumn
   /**
-   * Per block of {@link BLOCK} rows, the base its `seqs` (`lines`, `times`) are offsets from, when the batch's values
+   * Per block of {@link BLOCK} rows, the base its `seqs` (`lines`, `indexes`, `times`) are offsets from, when the batch's values
    * fit so in 1 or 2 bytes each (they mostly climb by small steps); empty when the column holds the values
    * themselves. For times, a blocked offset of 0xFFFF is a null time.
    */
   readonly seqBases: Float64Array
   readonly lineBases: Float64Array
+  readonly indexBases: Float64Array
   readonly timeBases: Float64Array
   /**
    * A time is `timeBase + times[i]`, null where `times[i]` is NaN (a Float64Array, `timeBase` 0) or −1 (an
@@ -38,8 +39,8 @@ export type Columns = {
   readonly chunks: Uint8Array
   readonly indexes: NumberColumn
   /**
-   * Into `strings`: the text, arguments delta or block type. Uint16Array when the batch has fewer than 65,535
-   * strings, else Int32Array (as `tools` with its pairs).
+   * Into `strings`: the text, arguments delta or block type, in the narrowest array the batch's string count
+   * allows (as `tools` with its pairs).
    */
   readonly texts: IndexColumn
   /**
@@ -59,7 +60,7 @@ export type NumberColumn = Float64Array | Int32Array | Uint16Array | Uint8Array
 const BLOCK_SHIFT = 8
 export const BLOCK = 1 << BLOCK_SHIFT
 const NULL_TIME = 0xffff
-export type IndexColumn = Int32Array | Uint16Array
+export type IndexColumn = Int32Array | Uint16Array | Uint8Array
 
 const ROW = { sourced: 1, event: 2, 'text-chunks': 3, 'reasoning-chunks': 4, 'tool-call-chunks': 5 } as const
 const PACKED: readonly (PackedRowType | undefined)[] = [
@@ -78,9 +79,9 @@ const INTERN_MAX = 64
 /** The column arrays' buffers, for postMessage's transfer list. */
 export function transferables(columns: Columns): ArrayBuffer[] {
   const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools, toolPairs } = columns
-  const { seqBases, lineBases, timeBases } = columns
+  const { seqBases, lineBases, indexBases, timeBases } = columns
   const arrays = [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools, toolPairs]
-  return [...arrays, seqBases, lineBases, timeBases].map((array) => array.buffer as ArrayBuffer)
+  return [...arrays, seqBases, lineBases, indexBases, timeBases].map((array) => array.buffer as ArrayBuffer)
 }
 
 /** Encodes session events (an `assistant/chunk` of the readers' shape becomes one row of numbers). */
@@ -151,6 +152,7 @@ class Encoder {
       timeBase: 0,
       seqBases: new Float64Array(0),
       lineBases: new Float64Array(0),
+      indexBases: new Float64Array(0),
       timeBases: new Float64Array(0),
       lines: new Float64Array(eventsOnly),
       turns: new Float64Array(eventsOnly),
@@ -168,16 +170,18 @@ class Encoder {
   /** The columns, each narrowed to the fewest bytes a value the whole batch allows (the values stay exact). */
   finish(): Columns {
     const { columns } = this
-    for (const key of ['turns', 'steps', 'indexes'] as const)
-      columns[key] = narrow(columns[key] as Float64Array)
-    const { rows } = columns
-    for (const [key, bases] of [
-      ['seqs', 'seqBases'],
-      ['lines', 'lineBases'],
+    for (const key of ['turns', 'steps'] as const) columns[key] = narrow(columns[key] as Float64Array)
+    const { rows, chunks } = columns
+    // A row's block index is unused when the row or its chunk travelled whole.
+    const indexed = rows.map((row, i) => (row !== 0 && chunks[i] !== 0 ? 1 : 0))
+    for (const [key, bases, used] of [
+      ['seqs', 'seqBases', rows],
+      ['lines', 'lineBases', rows],
+      ['indexes', 'indexBases', indexed],
     ] as const) {
       const values = columns[key] as Float64Array
       const narrowed = narrow(values)
-      const offsets = narrowed.BYTES_PER_ELEMENT > 1 ? blocked(values, rows, 0xffff, false) : null
+      const offsets = narrowed.BYTES_PER_ELEMENT > 1 ? blocked(values, used, 0xffff, false) : null
       if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= narrowed.BYTES_PER_ELEMENT)
         columns[key] = narrowed
       else [columns[key], columns[bases]] = [offsets.values, offsets.bases]
@@ -193,9 +197,9 @@ class Encoder {
       columns.times = times.values
       columns.timeBase = times.base
     }
-    if (this.strings.length < 0xffff) columns.texts = Uint16Array.from(columns.texts)
+    columns.texts = narrowIndexes(columns.texts as Int32Array, this.strings.length)
     columns.toolPairs = Int32Array.from(this.toolPairs)
-    if (this.pairs.size < 0xffff) columns.tools = Uint16Array.from(columns.tools)
+    columns.tools = narrowIndexes(columns.tools as Int32Array, this.pairs.size)
     return columns
   }
 
@@ -297,6 +301,13 @@ function chunkCode(chunk: Record<string, unknown>): number {
   }
 }
 
+/** Indexes into a table of `size` entries in the narrowest array that holds them. */
+function narrowIndexes(indexes: Int32Array, size: number): IndexColumn {
+  if (size <= 0x100) return Uint8Array.from(indexes)
+  if (size <= 0x10000) return Uint16Array.from(indexes)
+  return indexes
+}
+
 /** The narrowest integer array that holds every value exactly (none may be fractional or −0), else `values`. */
 function narrow(values: Float64Array): NumberColumn {
   let low = 0
@@ -314,12 +325,12 @@ function narrow(values: Float64Array): NumberColumn {
 
 /**
  * Integers as offsets from a base per {@link BLOCK} rows, each at most `limit` (1 byte when all fit one), or null
- * when some value is not a safe integer (or is −0) or some block spans more. Rows that travelled whole are skipped
- * (their slots are unused); with `nullable`, a NaN (a null time) becomes NULL_TIME, else it cannot be blocked.
+ * when some value is not a safe integer (or is −0) or some block spans more. Rows where `used` is 0 are skipped (a
+ * record or chunk that travelled whole leaves its slot unused); with `nullable`, a NaN (a null time) becomes NULL_TIME, else it cannot be blocked.
  */
 function blocked(
   values: Float64Array,
-  rows: Uint8Array,
+  used: Uint8Array,
   limit: number,
   nullable: boolean,
 ): { values: Uint8Array | Uint16Array; bases: Float64Array } | null {
@@ -334,7 +345,7 @@ function blocked(
     let high = -Infinity
     for (let i = from; i < to; i++) {
       const value = values[i]!
-      if (rows[i] === 0) continue
+      if (used[i] === 0) continue
       if (Number.isNaN(value)) {
         if (nullable) continue
         return null
@@ -348,10 +359,10 @@ function blocked(
     bases[block] = low
     for (let i = from; i < to; i++) {
       const value = values[i]!
-      if (Number.isNaN(value) && rows[i] !== 0) {
+      if (Number.isNaN(value) && used[i] !== 0) {
         offsets[i] = NULL_TIME
         nulls = true
-      } else if (rows[i] !== 0) offsets[i] = value - low
+      } else if (used[i] !== 0) offsets[i] = value - low
     }
     widest = Math.max(widest, high - low)
   }
@@ -447,6 +458,11 @@ export class ColumnRows {
     return seqBases.length === 0 ? seqs[i]! : seqBases[i >> BLOCK_SHIFT]! + seqs[i]!
   }
 
+  private columnIndex(i: number): number {
+    const { indexes, indexBases } = this.columns
+    return indexBases.length === 0 ? indexes[i]! : indexBases[i >> BLOCK_SHIFT]! + indexes[i]!
+  }
+
   private columnLine(i: number): number {
     const { lines, lineBases } = this.columns
     return lineBases.length === 0 ? lines[i]! : lineBases[i >> BLOCK_SHIFT]! + lines[i]!
@@ -473,7 +489,7 @@ export class ColumnRows {
   }
 
   index(i: number): number | undefined {
-    if (this.columns.rows[i] !== 0 && this.columns.chunks[i] !== 0) return this.columns.indexes[i]!
+    if (this.columns.rows[i] !== 0 && this.columns.chunks[i] !== 0) return this.columnIndex(i)
     const index = (this.chunk(i) as { index?: unknown }).index
     return typeof index === 'number' ? index : undefined
   }
@@ -502,7 +518,7 @@ export class ColumnRows {
    * of the event; only events carrying one are a stream's chunks).
    */
   chunk(i: number): AnyChunk {
-    const { rows, chunks, indexes, texts, tools, toolPairs, strings } = this.columns
+    const { rows, chunks, texts, tools, toolPairs, strings } = this.columns
     if (rows[i] === 0) {
       const record = this.object(i)
       return this.events
@@ -511,7 +527,7 @@ export class ColumnRows {
     }
     const code = chunks[i]
     if (code === 0) return this.object(i) as AnyChunk
-    const index = indexes[i]!
+    const index = this.columnIndex(i)
     const text = strings[texts[i]!]!
     switch (code) {
       case CHUNK.text:
