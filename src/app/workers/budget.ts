@@ -120,18 +120,30 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
  * `type` fields are left out (a word from a fixed set).
  */
 function payloadCost(chunk: unknown): number {
+  if (typeof chunk === 'string') return chunk.length
+  if (typeof chunk !== 'object' || chunk === null) return 0
   let cost = 0
-  const stack: unknown[] = [chunk]
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (typeof value === 'string') cost += value.length
-    else if (typeof value === 'object' && value !== null) {
-      if (value !== chunk) cost += 1
-      if (Array.isArray(value)) for (const item of value) stack.push(item)
-      else for (const key in value) if (key !== 'type') stack.push((value as Record<string, unknown>)[key])
-    } else if (value !== chunk) cost += 1
+  pending.length = 0
+  pending.push(chunk)
+  for (let root = true; pending.length > 0; root = false) {
+    const value = pending.pop()!
+    if (!root) cost += 1
+    if (Array.isArray(value)) for (const item of value) cost += leafCost(item)
+    else
+      for (const key in value) if (key !== 'type') cost += leafCost((value as Record<string, unknown>)[key])
   }
   return cost
+}
+
+/** Objects still to walk: one array for every call, so a flat chunk (nearly every one) allocates nothing. */
+const pending: object[] = []
+
+/** A member's cost: a string its length, any other value 1; an object is queued (it costs 1 when walked). */
+function leafCost(value: unknown): number {
+  if (typeof value === 'string') return value.length
+  if (typeof value !== 'object' || value === null) return 1
+  pending.push(value)
+  return 0
 }
 
 const count = (n: number): string => n.toLocaleString('en')

@@ -94,6 +94,53 @@ describe('worker → page columns', () => {
     )
   })
 
+  it('give back exact seqs, lines and times from climbing clocks across many blocks of rows', () => {
+    // Small steps from epoch-sized starts (offsets per block), now and then a jump, a null time or a NaN seq.
+    const step = fc.oneof(fc.nat({ max: 20 }), fc.nat({ max: 20 }), fc.constant(70_000), fc.constant(-5))
+    const climbing = fc
+      .tuple(
+        fc.array(fc.tuple(step, step, fc.boolean(), chunk), { minLength: 300, maxLength: 900 }),
+        fc.boolean(),
+        fc.boolean(),
+      )
+      .map(([steps, withNaN, bigIndexes]) => {
+        let seq = 2_000_000
+        let time = 1_780_000_000_000
+        let line = 40_000
+        return steps.map(([ds, dt, timed, chunk], i): SessionEvent => {
+          seq += ds
+          time += dt
+          line += ds % 3
+          const value = withNaN && i === 300 ? NaN : seq
+          return {
+            type: 'assistant/chunk',
+            seq: value,
+            time: timed ? time : null,
+            // Block indexes past one byte that climb slowly, as a long stream's do (offsets per block of rows).
+            data: {
+              turn: 1,
+              step: 2,
+              chunk: bigIndexes ? { type: 'text-delta', index: 300 + (i >> 4), text: 'x' } : chunk,
+            },
+            line,
+          }
+        })
+      })
+    fc.assert(
+      fc.property(climbing, (events) => {
+        const decoded = decodeEvents(viaPage(encodeEvents(events)))
+        expect(decoded).toEqual(events)
+        const chunks = events.map(({ seq, time, data }) => ({
+          seq,
+          time,
+          chunk: (data as { chunk: AnyChunk }).chunk,
+        }))
+        expect(decodeChunks(viaPage(encodeChunks(chunks)))).toEqual(chunks)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
   it('carry a corpus log’s chunk events as numbers and one string per distinct short text', () => {
     const events = loadSource(readCorpus('web-goal-multi-turn-actions-session.jsonl')).sessions[0]!.events
     const columns = encodeEvents(events)

@@ -16,11 +16,20 @@ export type Columns = {
   /** Integer columns take the narrowest array every value of the batch fits (most fit 1 to 4 bytes a value). */
   readonly seqs: NumberColumn
   /**
+   * Per block of {@link BLOCK} rows, the base its `seqs` (`lines`, `indexes`, `times`) are offsets from, when the batch's values
+   * fit so in 1 or 2 bytes each (they mostly climb by small steps); empty when the column holds the values
+   * themselves. For times, a blocked offset of 0xFFFF is a null time.
+   */
+  readonly seqBases: Float64Array
+  readonly lineBases: Float64Array
+  readonly indexBases: Float64Array
+  readonly timeBases: Float64Array
+  /**
    * A time is `timeBase + times[i]`, null where `times[i]` is NaN (a Float64Array, `timeBase` 0) or −1 (an
    * Int32Array of offsets from the batch's earliest time, when every time is an integer within 2³¹ ms of it; an
    * empty one when no row has a time).
    */
-  readonly times: Float64Array | Int32Array
+  readonly times: Float64Array | Int32Array | Uint16Array | Uint8Array
   readonly timeBase: number
   /** Events only (empty for a batch of chunks): line, turn, step. */
   readonly lines: NumberColumn
@@ -30,19 +39,28 @@ export type Columns = {
   readonly chunks: Uint8Array
   readonly indexes: NumberColumn
   /**
-   * Into `strings`: the text, arguments delta or block type; the tool call's id and name (set for tool-call rows
-   * only). Uint16Array when the batch has fewer than 65,536 strings, else Int32Array.
+   * Into `strings`: the text, arguments delta or block type, in the narrowest array the batch's string count
+   * allows (as `tools` with its pairs).
    */
   readonly texts: IndexColumn
-  readonly ids: IndexColumn
-  readonly names: IndexColumn
+  /**
+   * Tool-call rows only: into `toolPairs`, whose entries 2p and 2p + 1 are the call's id and name in `strings`
+   * (name −1: the delta has none). A block's deltas repeat one pair, so a batch holds a few.
+   */
+  readonly tools: IndexColumn
+  readonly toolPairs: Int32Array
   readonly strings: readonly string[]
   /** Whole records (row code 0) and whole chunks (chunk code 0), in row order: at most one per row. */
   readonly objects: readonly unknown[]
 }
 
 export type NumberColumn = Float64Array | Int32Array | Uint16Array | Uint8Array
-export type IndexColumn = Int32Array | Uint16Array
+
+/** Rows per block of a blocked column (`seqBases`, …): 1 << BLOCK_SHIFT. */
+const BLOCK_SHIFT = 8
+export const BLOCK = 1 << BLOCK_SHIFT
+const NULL_TIME = 0xffff
+export type IndexColumn = Int32Array | Uint16Array | Uint8Array
 
 const ROW = { sourced: 1, event: 2, 'text-chunks': 3, 'reasoning-chunks': 4, 'tool-call-chunks': 5 } as const
 const PACKED: readonly (PackedRowType | undefined)[] = [
@@ -60,10 +78,10 @@ const INTERN_MAX = 64
 
 /** The column arrays' buffers, for postMessage's transfer list. */
 export function transferables(columns: Columns): ArrayBuffer[] {
-  const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names } = columns
-  return [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, ids, names].map(
-    (array) => array.buffer as ArrayBuffer,
-  )
+  const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools, toolPairs } = columns
+  const { seqBases, lineBases, indexBases, timeBases } = columns
+  const arrays = [rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools, toolPairs]
+  return [...arrays, seqBases, lineBases, indexBases, timeBases].map((array) => array.buffer as ArrayBuffer)
 }
 
 /** Encodes session events (an `assistant/chunk` of the readers' shape becomes one row of numbers). */
@@ -132,14 +150,18 @@ class Encoder {
       seqs: new Float64Array(length),
       times: new Float64Array(length),
       timeBase: 0,
+      seqBases: new Float64Array(0),
+      lineBases: new Float64Array(0),
+      indexBases: new Float64Array(0),
+      timeBases: new Float64Array(0),
       lines: new Float64Array(eventsOnly),
       turns: new Float64Array(eventsOnly),
       steps: new Float64Array(eventsOnly),
       chunks: new Uint8Array(length),
       indexes: new Float64Array(length),
       texts: new Int32Array(length),
-      ids: new Int32Array(length),
-      names: new Int32Array(length),
+      tools: new Int32Array(length),
+      toolPairs: new Int32Array(0),
       strings: this.strings,
       objects: this.objects,
     }
@@ -148,13 +170,36 @@ class Encoder {
   /** The columns, each narrowed to the fewest bytes a value the whole batch allows (the values stay exact). */
   finish(): Columns {
     const { columns } = this
-    for (const key of ['seqs', 'lines', 'turns', 'steps', 'indexes'] as const)
-      columns[key] = narrow(columns[key] as Float64Array)
-    const times = narrowTimes(columns.times as Float64Array, columns.rows)
-    columns.times = times.values
-    columns.timeBase = times.base
-    if (this.strings.length < 0xffff)
-      for (const key of ['texts', 'ids', 'names'] as const) columns[key] = Uint16Array.from(columns[key])
+    for (const key of ['turns', 'steps'] as const) columns[key] = narrow(columns[key] as Float64Array)
+    const { rows, chunks } = columns
+    // A row's block index is unused when the row or its chunk travelled whole.
+    const indexed = rows.map((row, i) => (row !== 0 && chunks[i] !== 0 ? 1 : 0))
+    for (const [key, bases, used] of [
+      ['seqs', 'seqBases', rows],
+      ['lines', 'lineBases', rows],
+      ['indexes', 'indexBases', indexed],
+    ] as const) {
+      const values = columns[key] as Float64Array
+      const narrowed = narrow(values)
+      const offsets = narrowed.BYTES_PER_ELEMENT > 1 ? blocked(values, used, 0xffff, false) : null
+      if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= narrowed.BYTES_PER_ELEMENT)
+        columns[key] = narrowed
+      else [columns[key], columns[bases]] = [offsets.values, offsets.bases]
+    }
+    const times = narrowTimes(columns.times as Float64Array, rows)
+    // No time at all stays an empty array; else offsets per block when they fit 2 bytes (clocks tick in ms).
+    const blockedTimes =
+      times.values.length === 0 ? null : blocked(columns.times as Float64Array, rows, NULL_TIME - 1, true)
+    if (blockedTimes !== null) {
+      columns.times = blockedTimes.values
+      columns.timeBases = blockedTimes.bases
+    } else {
+      columns.times = times.values
+      columns.timeBase = times.base
+    }
+    columns.texts = narrowIndexes(columns.texts as Int32Array, this.strings.length)
+    columns.toolPairs = Int32Array.from(this.toolPairs)
+    columns.tools = narrowIndexes(columns.tools as Int32Array, this.pairs.size)
     return columns
   }
 
@@ -203,18 +248,30 @@ class Encoder {
     const code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0
     this.columns.chunks[i] = code
     if (code === 0) return void this.objects.push(chunk)
-    const { indexes, texts, ids, names } = this.columns
+    const { indexes, texts, tools } = this.columns
     const c = chunk as Record<string, string> & { index: number }
     indexes[i] = c.index
-    ids[i] = -1
-    names[i] = -1
     if (code === CHUNK.text || code === CHUNK.reasoning) texts[i] = this.string(c['text']!)
     else if (code === CHUNK.start) texts[i] = this.string(c['blockType']!)
     else {
       texts[i] = this.string(c['argumentsDelta']!)
-      ids[i] = this.string(c['id']!)
-      if (code === CHUNK.tool) names[i] = this.string(c['name']!)
+      tools[i] = this.pair(this.string(c['id']!), code === CHUNK.tool ? this.string(c['name']!) : -1)
     }
+  }
+
+  private readonly toolPairs: number[] = []
+  private readonly pairs = new Map<number, number>()
+
+  /** The index of the (id, name) pair, stored once per batch. */
+  private pair(id: number, name: number): number {
+    const key = id * 0x100000000 + (name + 1)
+    let at = this.pairs.get(key)
+    if (at === undefined) {
+      at = this.pairs.size
+      this.pairs.set(key, at)
+      this.toolPairs.push(id, name)
+    }
+    return at
   }
 
   private string(value: string): number {
@@ -244,6 +301,13 @@ function chunkCode(chunk: Record<string, unknown>): number {
   }
 }
 
+/** Indexes into a table of `size` entries in the narrowest array that holds them. */
+function narrowIndexes(indexes: Int32Array, size: number): IndexColumn {
+  if (size <= 0x100) return Uint8Array.from(indexes)
+  if (size <= 0x10000) return Uint16Array.from(indexes)
+  return indexes
+}
+
 /** The narrowest integer array that holds every value exactly (none may be fractional or −0), else `values`. */
 function narrow(values: Float64Array): NumberColumn {
   let low = 0
@@ -257,6 +321,52 @@ function narrow(values: Float64Array): NumberColumn {
   if (low >= 0 && high <= 0xff) return Uint8Array.from(values)
   if (low >= 0 && high <= 0xffff) return Uint16Array.from(values)
   return Int32Array.from(values)
+}
+
+/**
+ * Integers as offsets from a base per {@link BLOCK} rows, each at most `limit` (1 byte when all fit one), or null
+ * when some value is not a safe integer (or is −0) or some block spans more. Rows where `used` is 0 are skipped (a
+ * record or chunk that travelled whole leaves its slot unused); with `nullable`, a NaN (a null time) becomes NULL_TIME, else it cannot be blocked.
+ */
+function blocked(
+  values: Float64Array,
+  used: Uint8Array,
+  limit: number,
+  nullable: boolean,
+): { values: Uint8Array | Uint16Array; bases: Float64Array } | null {
+  const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+  const offsets = new Uint16Array(values.length)
+  let widest = 0
+  let nulls = false
+  for (let block = 0; block < bases.length; block++) {
+    const from = block * BLOCK
+    const to = Math.min(values.length, from + BLOCK)
+    let low = Infinity
+    let high = -Infinity
+    for (let i = from; i < to; i++) {
+      const value = values[i]!
+      if (used[i] === 0) continue
+      if (Number.isNaN(value)) {
+        if (nullable) continue
+        return null
+      }
+      if (!Number.isSafeInteger(value) || Object.is(value, -0)) return null
+      if (value < low) low = value
+      if (value > high) high = value
+    }
+    if (low === Infinity) low = high = 0
+    if (high - low > limit) return null
+    bases[block] = low
+    for (let i = from; i < to; i++) {
+      const value = values[i]!
+      if (Number.isNaN(value) && used[i] !== 0) {
+        offsets[i] = NULL_TIME
+        nulls = true
+      } else if (used[i] !== 0) offsets[i] = value - low
+    }
+    widest = Math.max(widest, high - low)
+  }
+  return { values: widest <= 0xff && !nulls ? Uint8Array.from(offsets) : offsets, bases }
 }
 
 /** Times as offsets from the earliest, −1 for null, when all are integers within 2³¹ − 2 ms of it (real clocks). */
@@ -335,7 +445,7 @@ export class ColumnRows {
   }
 
   seq(i: number): number {
-    return this.columns.rows[i] === 0 ? (this.object(i) as { seq: number }).seq : this.columns.seqs[i]!
+    return this.columns.rows[i] === 0 ? (this.object(i) as { seq: number }).seq : this.columnSeq(i)
   }
 
   time(i: number): number | null {
@@ -343,8 +453,27 @@ export class ColumnRows {
     return this.columnTime(i)
   }
 
+  private columnSeq(i: number): number {
+    const { seqs, seqBases } = this.columns
+    return seqBases.length === 0 ? seqs[i]! : seqBases[i >> BLOCK_SHIFT]! + seqs[i]!
+  }
+
+  private columnIndex(i: number): number {
+    const { indexes, indexBases } = this.columns
+    return indexBases.length === 0 ? indexes[i]! : indexBases[i >> BLOCK_SHIFT]! + indexes[i]!
+  }
+
+  private columnLine(i: number): number {
+    const { lines, lineBases } = this.columns
+    return lineBases.length === 0 ? lines[i]! : lineBases[i >> BLOCK_SHIFT]! + lines[i]!
+  }
+
   private columnTime(i: number): number | null {
-    const { times, timeBase } = this.columns
+    const { times, timeBase, timeBases } = this.columns
+    if (timeBases.length > 0) {
+      const offset = times[i]!
+      return offset === NULL_TIME ? null : timeBases[i >> BLOCK_SHIFT]! + offset
+    }
     if (times instanceof Int32Array) {
       const value = times.length === 0 ? -1 : times[i]!
       return value === -1 ? null : timeBase + value
@@ -360,20 +489,20 @@ export class ColumnRows {
   }
 
   index(i: number): number | undefined {
-    if (this.columns.rows[i] !== 0 && this.columns.chunks[i] !== 0) return this.columns.indexes[i]!
+    if (this.columns.rows[i] !== 0 && this.columns.chunks[i] !== 0) return this.columnIndex(i)
     const index = (this.chunk(i) as { index?: unknown }).index
     return typeof index === 'number' ? index : undefined
   }
 
   event(i: number): SessionEvent {
-    const { rows, seqs, lines, turns, steps } = this.columns
+    const { rows, turns, steps } = this.columns
     const row = rows[i]!
     if (row === 0) return this.object(i) as SessionEvent
     const type = 'assistant/chunk'
-    const seq = seqs[i]!
+    const seq = this.columnSeq(i)
     const time = this.columnTime(i)
     const data = { turn: turns[i]!, step: steps[i]!, chunk: this.chunk(i) }
-    const line = lines[i]!
+    const line = this.columnLine(i)
     const packed = PACKED[row]
     // Literals in the readers' key order (sessionJsonl.ts builds members and plain events so).
     return packed === undefined ? { type, seq, time, data, line } : { type, seq, time, data, line, packed }
@@ -381,7 +510,7 @@ export class ColumnRows {
 
   sourced(i: number): SourcedChunk {
     if (this.columns.rows[i] === 0) return this.object(i) as SourcedChunk
-    return { seq: this.columns.seqs[i]!, time: this.columnTime(i), chunk: this.chunk(i) }
+    return { seq: this.columnSeq(i), time: this.columnTime(i), chunk: this.chunk(i) }
   }
 
   /**
@@ -389,7 +518,7 @@ export class ColumnRows {
    * of the event; only events carrying one are a stream's chunks).
    */
   chunk(i: number): AnyChunk {
-    const { rows, chunks, indexes, texts, ids, names, strings } = this.columns
+    const { rows, chunks, texts, tools, toolPairs, strings } = this.columns
     if (rows[i] === 0) {
       const record = this.object(i)
       return this.events
@@ -398,7 +527,7 @@ export class ColumnRows {
     }
     const code = chunks[i]
     if (code === 0) return this.object(i) as AnyChunk
-    const index = indexes[i]!
+    const index = this.columnIndex(i)
     const text = strings[texts[i]!]!
     switch (code) {
       case CHUNK.text:
@@ -411,12 +540,17 @@ export class ColumnRows {
         return {
           type: 'tool-call-delta',
           index,
-          id: strings[ids[i]!]!,
-          name: strings[names[i]!]!,
+          id: strings[toolPairs[2 * tools[i]!]!]!,
+          name: strings[toolPairs[2 * tools[i]! + 1]!]!,
           argumentsDelta: text,
         }
       default:
-        return { type: 'tool-call-delta', index, id: strings[ids[i]!]!, argumentsDelta: text }
+        return {
+          type: 'tool-call-delta',
+          index,
+          id: strings[toolPairs[2 * tools[i]!]!]!,
+          argumentsDelta: text,
+        }
     }
   }
 }
