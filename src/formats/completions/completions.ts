@@ -1,6 +1,6 @@
 import type { FinishReason, StreamChunk, TokenUsage } from '../../core/protocol'
 import { isRecord } from '../../core/base/isRecord'
-import { mapFinishReason, mapUsage } from '../sse/openai'
+import { finalReason, mapFinishReason, mapUsage } from '../sse/openai'
 import { noteBuffer } from '../sse/translator'
 import type { WireDialect } from '../wire/readWire'
 
@@ -55,20 +55,7 @@ export function createCompletionsDialect(): WireDialect {
     const out: StreamChunk[] = []
     if (text !== null) out.push({ type: 'block-end', index: 0, block: { type: 'text', text } })
     if (pendingUsage !== undefined) out.push({ type: 'usage', usage: pendingUsage })
-    const reason = pendingFinish ?? { kind: 'stop' }
-    out.push({
-      type: 'finish',
-      reason:
-        reason.kind === 'stop' && text === null
-          ? {
-              kind: 'error',
-              failure: {
-                message: 'model returned a completed response with no content',
-                code: 'EMPTY_RESPONSE',
-              },
-            }
-          : reason,
-    })
+    out.push({ type: 'finish', reason: finalReason(pendingFinish, text !== null) })
     return out
   }
 

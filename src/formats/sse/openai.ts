@@ -145,20 +145,7 @@ function deepSeekDialect({ note, fail, end }: TranslatorKit, options: DeepSeekTr
       block: close(block),
     }))
     if (pendingUsage !== undefined) out.push({ type: 'usage', usage: pendingUsage })
-    const reason = pendingFinish ?? { kind: 'stop' }
-    out.push({
-      type: 'finish',
-      reason:
-        reason.kind === 'stop' && order.length === 0
-          ? {
-              kind: 'error',
-              failure: {
-                message: 'model returned a completed response with no content',
-                code: 'EMPTY_RESPONSE',
-              },
-            }
-          : reason,
-    })
+    out.push({ type: 'finish', reason: finalReason(pendingFinish, order.length > 0) })
     return out
   }
 
@@ -196,6 +183,17 @@ function close(block: OpenBlock): ContentBlock {
         name: (block.name ?? '') as string,
         arguments: block.text,
       }
+  }
+}
+
+/** §9: the finish the adapter sends at `[DONE]`: the held reason (none reads as stop), and a stop that produced
+ * no block is EMPTY_RESPONSE. */
+export function finalReason(held: FinishReason | undefined, producedContent: boolean): FinishReason {
+  const reason = held ?? { kind: 'stop' }
+  if (reason.kind !== 'stop' || producedContent) return reason
+  return {
+    kind: 'error',
+    failure: { message: 'model returned a completed response with no content', code: 'EMPTY_RESPONSE' },
   }
 }
 
