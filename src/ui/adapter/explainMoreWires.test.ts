@@ -1,25 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { loadSource } from '../../formats/load'
-import { wireEvent } from '../../formats/wire'
-import { explainEvent, firstFinishReasonEvent } from './explainEvent'
+import { wirePairs } from '../../test/wirePairs'
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../formats/fixtures/${name}`, import.meta.url), 'utf8')
-
-/** Each raw event with what it became, or why it became nothing. */
-function pairs(name: string) {
-  const attempt = loadSource(fixture(name)).sessions[0]!.streams[0]!
-  const trace = attempt.wire!
-  return Array.from({ length: trace.count }, (_, i) => {
-    const event = wireEvent(trace, i)!
-    return {
-      raw: event.raw,
-      chunks: event.chunkPositions.map((k) => attempt.chunks[k]!.chunk.type),
-      note: explainEvent(trace, i, attempt.chunks, firstFinishReasonEvent(trace)),
-    }
-  })
-}
+const pairs = (name: string) => wirePairs(`${name}`)
 
 describe('the Adapter view over legacy Completions and Gemini Interactions', () => {
   it.each([
