@@ -147,54 +147,47 @@ export class RangeDecoder {
   }
 
   bitAt(p1: number): number {
-    const bound = Math.floor(this.range / 4096) * (4096 - p1)
-    let bit: number
-    if (this.code < bound) {
-      this.range = bound
-      bit = 0
-    } else {
-      this.code -= bound
-      this.range -= bound
-      bit = 1
-    }
-    while (this.range < TOP) {
-      this.range = (this.range * 256) >>> 0
-      this.code = (this.code * 256 + this.next()) >>> 0
-    }
-    return bit
+    return this.split(Math.floor(this.range / 4096) * (4096 - p1))
   }
 
   bit(probs: Bits, at: number): number {
-    const bound = probs.bound(this.range, at)
-    let bit: number
-    if (this.code < bound) {
-      this.range = bound
-      bit = 0
-    } else {
-      this.code -= bound
-      this.range -= bound
-      bit = 1
-    }
+    const bit = this.split(probs.bound(this.range, at))
     probs.learn(at, bit)
-    while (this.range < TOP) {
-      this.range = (this.range * 256) >>> 0
-      this.code = (this.code * 256 + this.next()) >>> 0
-    }
     return bit
   }
 
   direct(): number {
+    // Not `split`: both halves keep half the range (the encoder's `direct`), so an odd range loses its last step.
     this.range = this.range >>> 1
     let bit = 0
     if (this.code >= this.range) {
       this.code -= this.range
       bit = 1
     }
+    this.normalize()
+    return bit
+  }
+
+  /** One decision: 0 below `bound` (the range shrinks to it), else 1 (the range keeps what is above it). */
+  private split(bound: number): number {
+    let bit: number
+    if (this.code < bound) {
+      this.range = bound
+      bit = 0
+    } else {
+      this.code -= bound
+      this.range -= bound
+      bit = 1
+    }
+    this.normalize()
+    return bit
+  }
+
+  private normalize(): void {
     while (this.range < TOP) {
       this.range = (this.range * 256) >>> 0
       this.code = (this.code * 256 + this.next()) >>> 0
     }
-    return bit
   }
 }
 
