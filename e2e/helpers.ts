@@ -73,3 +73,16 @@ export async function outlineRows(
     return [...rows.values()]
   })
 }
+
+/** The presenter's full screen took: headless Chromium may grant or refuse the Fullscreen API, so either the page
+ * is full screen or the presenter view fills the window. */
+export async function expectPresenterFills(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.fullscreenElement !== null || document.querySelector('[data-presenter="window"]') !== null,
+      ),
+    )
+    .toBe(true)
+}

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { dropFile, expectPosition, idle, openApp, openFile } from './helpers'
+import { dropFile, expectPosition, idle, openApp, openFile, expectPresenterFills } from './helpers'
 
 // The straggler lesson (src/examples/lessons/straggler.json): bs0, td0 ×3, be0 (seq 4), td0 straggler (seq 5), usage,
 // finish — 8 chunks; narration on seqs 4 and 5.
@@ -189,14 +189,6 @@ test('a lesson file opened with Open file starts at k = 0; full screen is taken 
   await expectPosition(page, 0, 8)
   await present(page)
   await page.getByRole('button', { name: 'Full screen (F)' }).click()
-  // Headless Chromium may grant or refuse the Fullscreen API: either way the presenter fills the screen or window.
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.fullscreenElement !== null || document.querySelector('[data-presenter="window"]') !== null,
-      ),
-    )
-    .toBe(true)
+  await expectPresenterFills(page)
   await expect(page.getByRole('button', { name: 'Full screen (F)' })).toHaveAttribute('aria-pressed', 'true')
 })

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
-import { idle, openApp } from './helpers'
+import { idle, openApp, expectPresenterFills } from './helpers'
 
 // The whole lesson as a teacher gives it: a Chinese browser, 200% zoom on a 1920×1080 screen (a 960×540 CSS-pixel
 // viewport at device scale 2, what the browser's own zoom does), the straggler lesson (src/examples/lessons/
@@ -21,15 +21,7 @@ test('a Chinese lesson presented full screen at 200%: the class predicts, and th
   await expect(narration).toContainText('尚未应用任何分片')
 
   await page.getByRole('button', { name: '全屏（F）' }).click()
-  // Headless Chromium may grant or refuse the Fullscreen API: either way the presenter fills the screen or window.
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.fullscreenElement !== null || document.querySelector('[data-presenter="window"]') !== null,
-      ),
-    )
-    .toBe(true)
+  await expectPresenterFills(page)
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
   const axe = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
