@@ -1,24 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { exportStream } from '../../formats/export/index'
-import { loadSource } from '../../formats/load'
 import { buildSharePayload, openSharePayload, type ShareScope } from '../../formats/share/payload'
 import { FULL_REDACTION } from '../../formats/share/redact'
 import { decodeShareLink, encodeShareLink } from '../../formats/share/shareLink'
 import { listStreams } from '../../formats/streamRefs'
-import { readCorpus } from '../../test/corpus'
-import { DERIVED_STREAM, editedSource, type WhatIfBase } from './whatIf'
+import { corpusWhatIfBase } from '../../test/whatIfBase'
+import { DERIVED_STREAM, editedSource } from './whatIf'
 
 const NAME = 'acp-agent-persistent-pwsh-tool-turn-session.jsonl'
-const recording = loadSource(readCorpus(NAME), NAME)
-const entry = listStreams(recording).find((e) => e.key === 't1.s1.a1')!
-const base: WhatIfBase = {
-  source: recording,
-  origin: { kind: 'file', name: NAME },
-  streamKey: entry.key,
-  attempt: entry.attempt,
-  name: NAME,
-}
+const base = corpusWhatIfBase(NAME, 't1.s1.a1')
+const recording = base.source
+const entry = { key: base.streamKey, attempt: base.attempt }
 const { source } = editedSource(base, {
   done: [
     { kind: 'drop', pos: 3 },

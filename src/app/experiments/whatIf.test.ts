@@ -3,20 +3,12 @@ import { exportStream } from '../../formats/export/index'
 import { loadSource } from '../../formats/load'
 import { buildSharePayload } from '../../formats/share/payload'
 import { decodeShareLink, encodeShareLink } from '../../formats/share/shareLink'
-import { listStreams } from '../../formats/streamRefs'
-import { readCorpus } from '../../test/corpus'
-import { DERIVED_STREAM, editedSource, type WhatIfBase } from './whatIf'
+import { corpusWhatIfBase } from '../../test/whatIfBase'
+import { DERIVED_STREAM, editedSource } from './whatIf'
 
 const NAME = 'web-cordis-tool-round-legacy-session.jsonl'
-const recording = loadSource(readCorpus(NAME), NAME)
-const entry = listStreams(recording).find((e) => e.key === 't1.s2.a1')!
-const base: WhatIfBase = {
-  source: recording,
-  origin: { kind: 'file', name: NAME },
-  streamKey: entry.key,
-  attempt: entry.attempt,
-  name: NAME,
-}
+const base = corpusWhatIfBase(NAME, 't1.s2.a1')
+const entry = { key: base.streamKey, attempt: base.attempt }
 const history = {
   done: [{ kind: 'drop', pos: 1 } as const, { kind: 'duplicate', pos: 0 } as const],
   undone: [],
