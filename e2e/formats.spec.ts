@@ -35,8 +35,9 @@ async function expectContent(page: Page, item: Case): Promise<void> {
   if (item.outline !== undefined) {
     // The outline is virtualized: every row is read by scrolling through it.
     await expect(page.getByRole('tree', { name: 'Streams' })).toBeVisible()
-    const shown = (await outlineRows(page)).map((row) => row.text).join('\n')
-    for (const text of item.outline) expect(shown).toContain(text)
+    // Polled: the file's load may still be replacing the stream that was open before it.
+    const shown = async () => (await outlineRows(page)).map((row) => row.text).join('\n')
+    for (const text of item.outline) await expect.poll(shown).toContain(text)
   }
   if (item.message !== undefined) {
     // A snippet with teaching comments opens as a lesson, at k = 0: the content is read at the end.
