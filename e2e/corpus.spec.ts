@@ -10,19 +10,22 @@ for (const name of files) {
     await openFile(page, corpusFile(name))
     const tree = page.getByRole('tree', { name: 'Streams' })
     await expect(tree).toBeVisible()
-    // The tree is virtualized: read every row by scrolling through it.
-    const rows = await outlineRows(page)
-    expect(rows.filter((row) => row.text.includes('✗'))).toEqual([])
-    const recorded = rows.filter(
-      (row) => row.title.includes('recorded assistant/message') || row.title.includes('interrupted message'),
-    ).length
     // Every assistant/message that cites its chunks (crash-repair messages cite none and link to nothing).
     const cited = readCorpus(name)
       .split('\n')
       .filter(
         (line) => line.includes('"type":"assistant/message"') && line.includes('"sourceEventSeqs"'),
       ).length
-    expect(recorded).toBe(cited)
+    // The tree is virtualized: read every row by scrolling through it, polled, since the file's load may still be
+    // replacing the stream that was open before it.
+    const recordedRows = async () =>
+      (await outlineRows(page)).filter(
+        (row) =>
+          row.title.includes('recorded assistant/message') || row.title.includes('interrupted message'),
+      ).length
+    await expect.poll(recordedRows).toBe(cited)
+    const rows = await outlineRows(page)
+    expect(rows.filter((row) => row.text.includes('✗'))).toEqual([])
   })
 }
 
