@@ -15,10 +15,22 @@ export async function openApp(page: Page, hash = ''): Promise<void> {
   await idle(page)
 }
 
+/**
+ * Waits until the open that `start` begins has ended (shown or failed), then for idle. The idle state alone can
+ * still be the previous source's when the new open has not begun loading yet; the root's `data-opens` counts the
+ * opens that ended.
+ */
+export async function afterOpen(page: Page, start: () => Promise<void>): Promise<void> {
+  const root = page.locator('#root > [data-state]')
+  const before = (await root.getAttribute('data-opens')) ?? '0'
+  await start()
+  await expect(root).not.toHaveAttribute('data-opens', before, { timeout: 60_000 })
+  await idle(page)
+}
+
 /** Loads a file through the "Open file" input, as a user choosing it in the file dialog. */
 export async function openFile(page: Page, path: string): Promise<void> {
-  await page.getByLabel('Open file', { exact: true }).setInputFiles(path)
-  await idle(page)
+  await afterOpen(page, () => page.getByLabel('Open file', { exact: true }).setInputFiles(path))
 }
 
 /** Drops a file on the page with a real `drop` event carrying a DataTransfer, as dragging from the desktop does. */
@@ -31,10 +43,11 @@ export async function dropFile(page: Page, name: string, content: string): Promi
     },
     { name, content },
   )
-  await page.dispatchEvent('body', 'dragenter', { dataTransfer })
-  await page.dispatchEvent('body', 'dragover', { dataTransfer })
-  await page.dispatchEvent('body', 'drop', { dataTransfer })
-  await idle(page)
+  await afterOpen(page, async () => {
+    await page.dispatchEvent('body', 'dragenter', { dataTransfer })
+    await page.dispatchEvent('body', 'dragover', { dataTransfer })
+    await page.dispatchEvent('body', 'drop', { dataTransfer })
+  })
 }
 
 /** The "k / N" readout of the transport bar. */

@@ -61,11 +61,13 @@ export function App() {
   usePresenterSettings()
   const presenter = useChunkscope((s) => s.presenter)
   const idleState = status === 'loading' || !hasSource ? 'loading' : 'idle'
+  const opensEnded = useChunkscope((s) => s.opensEnded)
 
   if (presenter)
     return (
       <div
         data-state={idleState}
+        data-opens={opensEnded}
         className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
       >
         <StatusBar />
@@ -78,7 +80,8 @@ export function App() {
   return (
     // `data-state` is the app's idle signal for e2e: "loading" until a source is on screen and while one loads.
     <div
-      data-state={status === 'loading' || !hasSource ? 'loading' : 'idle'}
+      data-state={idleState}
+      data-opens={opensEnded}
       className="flex h-screen min-h-[40rem] flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
     >
       <Toolbar

@@ -44,6 +44,11 @@ export type SourceState = {
   /** A load failure or unreadable input, shown in a banner; whatever could be read stays on screen. */
   readonly error: string | null
   /**
+   * Counts the opens that ended, shown or failed: whoever starts an open can wait for this to move, where the
+   * loading status alone may not have changed yet (the root's `data-opens`, which the e2e helpers wait on).
+   */
+  readonly opensEnded: number
+  /**
    * Live only: the cursor follows the tail of the newest stream as chunks arrive. A move away from that tail (a step
    * back, another stream) turns it off and the cursor stays put; moving back to the tail, or `setFollow`, turns it on.
    */
@@ -123,8 +128,10 @@ export function createSourceSlice(
     entry: StreamEntry | null,
     k: number | undefined,
     keepPlaying = false,
+    endsOpen = false,
   ): Promise<void> {
     const token = ++generation
+    const ended = () => (endsOpen ? { opensEnded: get().opensEnded + 1 } : {})
     if (entry === null) {
       set({
         streamKey: null,
@@ -134,6 +141,7 @@ export function createSourceSlice(
         playing: false,
         status: 'idle',
         progress: null,
+        ...ended(),
       })
       return
     }
@@ -151,6 +159,7 @@ export function createSourceSlice(
       playing: keepPlaying && get().playing,
       status: 'idle',
       progress: null,
+      ...ended(),
     })
   }
 
@@ -165,6 +174,7 @@ export function createSourceSlice(
       status: 'idle',
       progress: null,
       error: null,
+      opensEnded: 0,
       follow: false,
     },
     actions: {
@@ -195,7 +205,7 @@ export function createSourceSlice(
           filter: initialFilter,
           follow: false,
         })
-        await select(entry, at.k)
+        await select(entry, at.k, false, true)
       },
       async showLive(source, streaming = new Set()) {
         const state = get()
@@ -234,7 +244,7 @@ export function createSourceSlice(
         set({ progress })
       },
       failLoading(message) {
-        set({ status: 'idle', progress: null, error: message })
+        set({ status: 'idle', progress: null, error: message, opensEnded: get().opensEnded + 1 })
       },
       dismissError() {
         set({ error: null })
