@@ -24,6 +24,8 @@ import { headerlessPageSize } from './sqlitePages'
 import { isSqlite } from './sqliteStore'
 import { readSseSource } from './sse/readSse'
 import { sniffSseDialect } from './sse/sniff'
+import { sniffGeminiJsonArray } from './sse/geminiJsonArray'
+import { readGeminiJsonArray } from './sse/geminiJsonRead'
 import type { ReadResult } from './types'
 import { WIRE_FORMATS } from './wire/wireFormats'
 import { isZip } from './zipArchive'
@@ -125,6 +127,15 @@ export const FORMATS = [
     input: 'text',
     sniff: sniffHar,
     read: readHar,
+  },
+  {
+    // Before the other JSON arrays (docs/protocol.md §9.3, "Without alt=sse").
+    id: 'gemini-json-stream',
+    label: 'Gemini stream (JSON array)',
+    description: 'a Google Gemini streamGenerateContent body without alt=sse (a JSON array)',
+    input: 'text',
+    sniff: sniffGeminiJsonArray,
+    read: readGeminiJsonArray,
   },
   {
     // Before the chunk formats: a Phoenix export is a JSON array too (docs/protocol.md §9, "A reference final").

@@ -10,10 +10,12 @@ import { loadBytes } from '../loadBytes'
  * Chunkscope's chunks.
  */
 const dir = new URL('../fixtures/bedrock/', import.meta.url)
-const bodies = readdirSync(dir).map((name) => ({
-  name,
-  bytes: new Uint8Array(readFileSync(new URL(name, dir))),
-}))
+const bodies = readdirSync(dir)
+  .filter((name) => name.endsWith('.eventstream'))
+  .map((name) => ({
+    name,
+    bytes: new Uint8Array(readFileSync(new URL(name, dir))),
+  }))
 
 describe('Bedrock bodies agree with pi-ai through the harness route', () => {
   it.each(bodies)('$name', async ({ bytes }) => {

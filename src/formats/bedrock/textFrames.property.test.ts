@@ -12,6 +12,7 @@ import { readTextFrames } from './textFrames'
  */
 const dir = new URL('../fixtures/bedrock/', import.meta.url)
 const bodies = readdirSync(dir)
+  .filter((name) => name.endsWith('.eventstream'))
   .map((name) => ({ name, bytes: new Uint8Array(readFileSync(new URL(name, dir))) }))
   .filter(({ bytes }) => readEventFrames(bytes).failure === null)
 const shape = (frames: readonly { messageType: string; type: string; payload: string }[]) =>

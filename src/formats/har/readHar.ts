@@ -8,6 +8,7 @@ import { readSimplifiedSource, sniffSimplified } from '../simplified/simplified'
 import { httpFailure } from '../sse/httpFailure'
 import { readSseStream } from '../sse/readSse'
 import { sniffForeignFormat } from '../sse/foreign'
+import { sniffGeminiJsonArray } from '../sse/geminiJsonArray'
 import { sniffSseDialect } from '../sse/sniff'
 import type { Diagnostic } from '../types'
 import { base64Bytes, readHarEventStream } from './harEventStream'
@@ -177,9 +178,15 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
       say('error', `body is ${foreign.name} (${foreign.evidence}), a format Chunkscope does not read`)
       return
     }
-    const dialect = sniffSseDialect(body)
+    // Gemini without alt=sse: one JSON array of the SSE form's chunks (docs/protocol.md §9.3, "Without alt=sse").
+    const geminiArray = sniffGeminiJsonArray(body)
+    const dialect = geminiArray ? 'gemini-sse' : sniffSseDialect(body)
     if (dialect !== null || mimeType.includes('event-stream')) {
-      const read = readSseStream(body, dialect ?? 'openai-sse', { id, request: requestInfo })
+      const read = readSseStream(body, dialect ?? 'openai-sse', {
+        id,
+        request: requestInfo,
+        ...(geminiArray ? { framing: 'json-array' as const } : {}),
+      })
       for (const d of read.diagnostics) say(d.severity, `body ${d.message}`)
       if (read.attempt !== null && read.attempt.chunks.length > 0) {
         streams.push(read.attempt)

@@ -8,6 +8,7 @@ import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './open
 import { piAiHttpFinish } from './piAiFailure'
 import { scanPiAiSse } from './piAiSse'
 import { createGeminiTranslator } from './gemini'
+import { scanGeminiJsonArray } from './geminiJsonArray'
 import { scanGeminiSse } from './geminiSse'
 import { createResponsesTranslator } from './responses'
 import { responsesHttpFinish } from './responsesHttp'
@@ -40,6 +41,11 @@ export type SseOptions = {
   readonly request?: WireTrace['request']
   /** Added to every line number (a body inside a bigger file). */
   readonly lineOffset?: number
+  /**
+   * `json-array`: a Gemini body streamed without `alt=sse`, one JSON array of the chunks the SSE form sends as
+   * `data:` lines (docs/protocol.md §9.3, "Without alt=sse"); read by the same translator.
+   */
+  readonly framing?: 'json-array'
 }
 
 export function createTranslator(
@@ -91,8 +97,10 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   let dropped = 0
   // Each route frames as its library does: the DeepSeek adapter with eventsource-parser, pi-ai's Anthropic reader
   // with its own, pi-ai's Responses reader with the openai SDK's.
-  const scanner =
-    dialect === 'anthropic-sse'
+  const jsonArray = options.framing === 'json-array'
+  const scanner = jsonArray
+    ? scanGeminiJsonArray
+    : dialect === 'anthropic-sse'
       ? scanPiAiSse
       : dialect === 'openai-responses-sse'
         ? scanSdkSse
@@ -172,7 +180,9 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       diagnostics.push({
         line: strange.line + offset,
         severity: 'warning',
-        message: `line ${strange.line + offset}: not an SSE field (data:, event:, id:, retry: or a : comment): ignored`,
+        message: jsonArray
+          ? `line ${strange.line + offset}: not an element of the JSON array of chunks: ${strange.text}`
+          : `line ${strange.line + offset}: not an SSE field (data:, event:, id:, retry: or a : comment): ignored`,
       })
     }
     if (scan.strangeCount > scan.strange.length) {
@@ -188,6 +198,13 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       line,
       severity: 'info',
       message: `line ${line}: the body's last event has no blank line after it; pi-ai reads it anyway (its reader dispatches a pending event at the end of the body)`,
+    })
+  } else if (scan.unterminatedLast !== null && jsonArray) {
+    const line = scan.unterminatedLast.line + offset
+    diagnostics.push({
+      line,
+      severity: 'warning',
+      message: `line ${line}: the body ends inside an element of the JSON array (a capture cut short): that element is not read, and the stream fails there as the SDK fails on an incomplete segment`,
     })
   } else if (scan.unterminatedLast !== null && dialect === 'gemini-sse') {
     const line = scan.unterminatedLast.line + offset
@@ -235,7 +252,10 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   }
   diagnostics.push(...notes.diagnostics())
   if (trace.eventCount - dropped === 0) {
-    diagnostics.push({ severity: 'error', message: 'no SSE data events in the body' })
+    diagnostics.push({
+      severity: 'error',
+      message: jsonArray ? 'no element in the JSON array' : 'no SSE data events in the body',
+    })
   }
   return { attempt: attempt(options.id, trace.chunks, trace.build(request)), diagnostics }
 }
@@ -303,8 +323,9 @@ export class NoteCounter {
 export function readSseSource(
   text: string,
   dialect: SseDialect,
+  options: SseOptions = {},
 ): { diagnostics: Diagnostic[]; sessions: Session[] } {
-  const read = readSseStream(text, dialect)
+  const read = readSseStream(text, dialect, options)
   if (read.attempt === null || read.attempt.chunks.length === 0)
     return { diagnostics: read.diagnostics, sessions: [] }
   return { diagnostics: read.diagnostics, sessions: [streamsSession([read.attempt])] }
