@@ -148,9 +148,21 @@ export function createSourceSlice(
     const engine = await buildEngine(entry, token)
     if (engine === null || token !== generation) return
     const unchanged = engine === get().engine && k === get().k
+    // A long stream's last slice, its frame and the workbench's first render are three tasks, not one long one: the
+    // page gets the thread back (and the progress bar its frame) between them.
+    const long = engine.total > SLICE && get().status === 'loading' && !unchanged
+    if (long) {
+      set({ progress: { phase: 'replaying', done: engine.total, total: engine.total } })
+      await options.yieldToHost()
+      if (token !== generation) return
+    }
     // A lesson starts before its first chunk, so the class sees every step; anything else opens at its end.
     const start = get().source?.lesson !== undefined ? 0 : engine.total
     const frame = unchanged ? get().frame : engine.seek(k ?? start)
+    if (long) {
+      await options.yieldToHost()
+      if (token !== generation) return
+    }
     set({
       streamKey: entry.key,
       engine,
