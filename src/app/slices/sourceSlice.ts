@@ -107,8 +107,12 @@ export function createSourceSlice(
     results.startBuilding(entry)
     const chunks = chunksOf(entry.attempt)
     const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
-    if (chunks.length > SLICE)
+    if (chunks.length > SLICE) {
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
+      // The render of what was set before (a new source's outline) is a task of its own, not the first slice's.
+      await options.yieldToHost()
+      if (token !== generation) return null
+    }
     for (;;) {
       // Time-bound slices: a fixed count of chunks is a long task on a loaded machine (pushes cost more there).
       const started = performance.now()
