@@ -4,8 +4,11 @@ import type { SearchRequest, SearchResponse } from './searchMessages'
 import { SearchIndexBuilder, searchIndex, type FieldsOf, type SearchIndex } from './searchIndex'
 
 export type ChunkSearchOptions = {
-  /** Yields to the host between indexing slices (a macrotask in the browser, so the page can paint). */
-  readonly yieldToHost?: () => Promise<void>
+  /**
+   * Yields to the host between indexing slices (a macrotask in the browser, so the page can paint); it may resolve
+   * with how long the next slice can run (what is left of an idle period), else the slice runs `sliceMs`.
+   */
+  readonly yieldToHost?: () => Promise<number | void>
   /** Indexing slice length. */
   readonly sliceMs?: number
 }
@@ -49,15 +52,24 @@ export class ChunkSearch {
     this.worker = worker
     this.ready = (async () => {
       const builder = new SearchIndexBuilder(chunks, fieldsOf, () => performance.now())
-      while (!builder.advance(sliceMs)) {
+      // Each slice's text goes to the worker as the slice ends: one message of the whole text, and its join, would
+      // be a long task at the end.
+      const send = () => {
+        for (const text of builder.takePieces())
+          worker!.postMessage({ type: 'piece', text } satisfies SearchRequest)
+      }
+      let budget = sliceMs
+      while (!builder.advance(budget)) {
+        if (worker !== null) send()
         // A busy machine may have no idle period for a long while; a waiting query does not wait for one.
-        await (this.hurry ? nextTask() : yieldToHost())
+        const offered = await (this.hurry ? nextTask() : yieldToHost())
+        budget = typeof offered === 'number' ? Math.min(sliceMs, offered) : sliceMs
         if (this.disposed) return null
       }
-      const index = builder.finish()
-      if (worker === null) return index
-      const message: SearchRequest = { type: 'index', text: index.text, starts: index.starts }
-      worker.postMessage(message, [index.starts.buffer])
+      if (worker === null) return builder.finish()
+      send()
+      const starts = builder.end()
+      worker.postMessage({ type: 'index', starts } satisfies SearchRequest, [starts.buffer])
       return null
     })()
   }

@@ -107,8 +107,12 @@ export function createSourceSlice(
     results.startBuilding(entry)
     const chunks = chunksOf(entry.attempt)
     const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
-    if (chunks.length > SLICE)
+    if (chunks.length > SLICE) {
       set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
+      // The render of what was set before (a new source's outline) is a task of its own, not the first slice's.
+      await options.yieldToHost()
+      if (token !== generation) return null
+    }
     for (;;) {
       // Time-bound slices: a fixed count of chunks is a long task on a loaded machine (pushes cost more there).
       const started = performance.now()
@@ -148,9 +152,21 @@ export function createSourceSlice(
     const engine = await buildEngine(entry, token)
     if (engine === null || token !== generation) return
     const unchanged = engine === get().engine && k === get().k
+    // A long stream's last slice, its frame and the workbench's first render are three tasks, not one long one: the
+    // page gets the thread back (and the progress bar its frame) between them.
+    const long = engine.total > SLICE && get().status === 'loading' && !unchanged
+    if (long) {
+      set({ progress: { phase: 'replaying', done: engine.total, total: engine.total } })
+      await options.yieldToHost()
+      if (token !== generation) return
+    }
     // A lesson starts before its first chunk, so the class sees every step; anything else opens at its end.
     const start = get().source?.lesson !== undefined ? 0 : engine.total
     const frame = unchanged ? get().frame : engine.seek(k ?? start)
+    if (long) {
+      await options.yieldToHost()
+      if (token !== generation) return
+    }
     set({
       streamKey: entry.key,
       engine,

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useDeferredValue, useMemo, useState } from 'react'
 import type { ChunkType } from '../../core/protocol'
 import { CHUNK_STYLE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
@@ -17,14 +17,23 @@ import { useT } from '../i18n/useT'
  */
 export function Lanes() {
   const t = useT()
-  const engine = useChunkscope((s) => s.engine)
-  const source = useChunkscope((s) => s.source)
-  const streamKey = useChunkscope((s) => s.streamKey)
+  const current = useChunkscope((s) => s.engine)
+  // Deferred: the lanes of a million chunks take tens of milliseconds to build, a render of their own after the
+  // workbench is painted and usable. Until then no lanes are shown (never another stream's).
+  const deferred = useDeferredValue(current)
+  const engine = deferred === current ? deferred : null
+  // Deferred with the engine, so the urgent render builds nothing for a new stream.
+  const source = useDeferredValue(useChunkscope((s) => s.source))
+  const streamKey = useDeferredValue(useChunkscope((s) => s.streamKey))
   const missing = useMemo(() => {
     const cited = findStream(source, streamKey)?.attempt.recorded?.citation.missing ?? []
     return [...cited].sort((a, b) => a - b)
   }, [source, streamKey])
-  const model = useMemo(() => (engine === null ? null : buildLaneModel(engine, missing)), [engine, missing])
+  const built = useMemo(
+    () => (deferred === null ? null : buildLaneModel(deferred, missing)),
+    [deferred, missing],
+  )
+  const model = engine === null ? null : built
   const label = useMemo(
     () =>
       engine === null || model === null ? '' : describeLanes(model, (pos) => engine.chunks.at(pos)?.seq),

@@ -41,9 +41,10 @@ const codeOf = (kind: EffectKind): number => EFFECT_KINDS.indexOf(kind as (typeo
 const CODE_MASK = 0x7f
 const APPEND_TEXT = codeOf('append-text')
 const APPEND_ARGUMENTS = codeOf('append-arguments')
-const IGNORED = new Set(
-  (['ignored-straggler', 'ignored-reclose', 'ignored-duplicate-start'] as const).map(codeOf),
-)
+/** Effect code → is it an ignored chunk (a table, not a Set: the lane loop looks up every indexed chunk). */
+const IGNORED = new Uint8Array(CODE_MASK + 1)
+for (const kind of ['ignored-straggler', 'ignored-reclose', 'ignored-duplicate-start'] as const)
+  IGNORED[codeOf(kind)] = 1
 
 /** The bucket holding chunk `pos` (one chunk per bucket for streams up to {@link MAX_BUCKETS} chunks). */
 export function bucketOf(model: Pick<LaneModel, 'total' | 'buckets'>, pos: number): number {
@@ -64,20 +65,33 @@ export function buildLaneModel(
   const total = engine.total
   const buckets = Math.max(1, Math.min(total, MAX_BUCKETS))
   const model = { total, buckets }
+  const codes = engine.effectCodes
+  // bucketOf, inlined (the same arithmetic, so the same buckets): this loop sees every indexed chunk once.
+  const span = Math.max(1, total)
+  const lastBucket = buckets - 1
   const lanes = engine.lives.map((life): Lane => {
     const end = life.closedAt === null ? total : life.closedAt + 1
     const firstBucket = bucketOf(model, life.openedAt)
-    const lastTouch = life.touches[life.touches.length - 1] ?? life.openedAt
+    const touches = life.touches
+    const lastTouch = touches[touches.length - 1] ?? life.openedAt
     const ticks = new Uint32Array(bucketOf(model, Math.max(lastTouch, life.openedAt)) - firstBucket + 1)
-    const ignored: number[] = []
-    const deltas: number[] = []
-    for (const pos of life.touches) {
-      // Raw effect codes (no decoding per chunk): this loop sees every indexed chunk of the stream.
-      const kind = (engine.effectCodes[pos] ?? 0) & CODE_MASK
+    // Sized for every touch and cut to what was kept: no array grows per chunk.
+    const deltas = new Int32Array(touches.length)
+    let kept = 0
+    let ignoredCount = 0
+    for (let i = 0; i < touches.length; i++) {
+      const pos = touches[i]!
+      // Raw effect codes (no decoding per chunk).
+      const kind = (codes[pos] ?? 0) & CODE_MASK
       if (kind === APPEND_TEXT || kind === APPEND_ARGUMENTS) {
-        ticks[bucketOf(model, pos) - firstBucket]! += 1
-        deltas.push(pos)
-      } else if (IGNORED.has(kind)) ignored.push(pos)
+        ticks[Math.min(lastBucket, Math.floor((pos * buckets) / span)) - firstBucket]! += 1
+        deltas[kept++] = pos
+      } else if (IGNORED[kind] === 1) ignoredCount += 1
+    }
+    const ignored = new Int32Array(ignoredCount)
+    if (ignoredCount > 0) {
+      let at = 0
+      for (const pos of touches) if (IGNORED[(codes[pos] ?? 0) & CODE_MASK] === 1) ignored[at++] = pos
     }
     return {
       index: life.index,
@@ -89,8 +103,8 @@ export function buildLaneModel(
       end,
       firstBucket,
       ticks,
-      deltas: Int32Array.from(deltas),
-      ignored: Int32Array.from(ignored),
+      deltas: kept === deltas.length ? deltas : deltas.slice(0, kept),
+      ignored,
     }
   })
   const holes: number[] = []

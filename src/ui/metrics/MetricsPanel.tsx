@@ -1,9 +1,12 @@
-import { useDeferredValue, useMemo, type ReactNode } from 'react'
+import { useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { CHUNK_STYLE, UNKNOWN_BADGE } from '../chunkStyle'
 import { Panel } from '../layout/Panel'
 import { useChunkscope } from '../StoreContext'
 import type { ChunkType } from '../../core/protocol'
-import { buildMetrics, type StreamMetrics } from './buildMetrics'
+import type { ReplayEngine } from '../../core/ReplayEngine'
+import type { T } from '../i18n/translate'
+import { inIdleSlices } from '../idleSlices'
+import { buildMetrics, MetricsCounter, type StreamMetrics } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 import { GapChart } from './GapChart'
 import { useT } from '../i18n/useT'
@@ -11,10 +14,10 @@ import { useT } from '../i18n/useT'
 /** Stream metrics of the selected stream (docs/protocol.md §11), computed once per engine. */
 export function MetricsPanel() {
   const t = useT()
-  // Deferred: a million chunks take a long task to count, so the workbench is painted and usable first.
+  // Deferred: the workbench is painted and usable first.
   const engine = useDeferredValue(useChunkscope((s) => s.engine))
   const { seekTo } = useChunkscope((s) => s.actions)
-  const metrics = useMemo(() => (engine === null ? null : buildMetrics(engine.chunks, t)), [engine, t])
+  const metrics = useMetrics(engine, t)
   return (
     <Panel title={t('metrics.title')} className="flex-1" focusableScroll>
       {metrics === null ? (
@@ -24,6 +27,38 @@ export function MetricsPanel() {
       )}
     </Panel>
   )
+}
+
+/** Streams up to this many chunks are counted in the (deferred) render; longer ones in idle slices after it. */
+const SYNC_CHUNKS = 100_000
+/** Chunks counted between two looks at the clock. */
+const STEP = 2048
+
+type Counted = { readonly engine: ReplayEngine; readonly t: T; readonly metrics: StreamMetrics }
+
+/**
+ * The engine's metrics. A million chunks would be one ~100 ms task to count, so a long stream is counted in idle
+ * slices (idleSlices.ts); until that is done none are shown (never another stream's).
+ */
+function useMetrics(engine: ReplayEngine | null, t: T): StreamMetrics | null {
+  const sync = engine !== null && engine.chunks.length <= SYNC_CHUNKS
+  const now = useMemo(
+    () => (engine !== null && sync ? buildMetrics(engine.chunks, t) : null),
+    [engine, sync, t],
+  )
+  const [counted, setCounted] = useState<Counted | null>(null)
+  useEffect(() => {
+    if (engine === null || sync) return
+    const counter = new MetricsCounter(engine.chunks)
+    return inIdleSlices((budgetMs) => {
+      const started = performance.now()
+      while (!counter.done && performance.now() - started < budgetMs) counter.countTo(counter.next + STEP)
+      if (counter.done) setCounted({ engine, t, metrics: counter.result(t) })
+      return counter.done
+    })
+  }, [engine, sync, t])
+  if (now !== null) return now
+  return counted !== null && counted.engine === engine && counted.t === t ? counted.metrics : null
 }
 
 function MetricsBody({

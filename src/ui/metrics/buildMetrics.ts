@@ -64,78 +64,110 @@ export type StreamMetrics = {
  * // { usable: false, reason: 'times in this log are not a usable timeline: 4 zero times — showing counts only' }
  */
 export function buildMetrics(list: readonly SourcedChunk[] | ChunkList, t: T = english): StreamMetrics {
-  const chunks = chunkListOf(list)
-  // Counted in a typed array by a switch, not a Map per chunk: this runs once over up to a million chunks.
-  const known = new Float64Array(CHUNK_TYPES.length)
-  const other = new Map<string, number>()
-  const toolIndexes = new Set<number>()
-  let usage: TokenUsage | null = null
-  let characters = 0
-  let firstToken: { pos: number; seq: number } | null = null
-  const clock = new ClockReader(chunks.length)
+  const counter = new MetricsCounter(list)
+  counter.countTo(counter.chunks.length)
+  return counter.result(t)
+}
 
-  for (let pos = 0; pos < chunks.length; pos++) {
-    const chunk = chunks.chunkAt(pos)
-    let token = false
-    switch (chunk.type) {
-      case 'block-start':
-        known[0]! += 1
-        if (chunk['blockType'] === 'tool-call') toolIndexes.add(chunk['index'] as number)
-        break
-      case 'text-delta':
-      case 'reasoning-delta': {
-        known[chunk.type === 'text-delta' ? 1 : 2]! += 1
-        const text = typeof chunk['text'] === 'string' ? chunk['text'] : ''
-        characters += text.length
-        token = text.length > 0
-        break
-      }
-      case 'tool-call-delta': {
-        known[3]! += 1
-        const args = typeof chunk['argumentsDelta'] === 'string' ? chunk['argumentsDelta'] : ''
-        characters += args.length
-        token = args.length > 0 || (typeof chunk['name'] === 'string' && chunk['name'] !== '')
-        toolIndexes.add(chunk['index'] as number)
-        break
-      }
-      case 'block-end':
-        known[4]! += 1
-        if ((chunk['block'] as { type?: unknown } | null)?.type === 'tool-call')
-          toolIndexes.add(chunk['index'] as number)
-        break
-      case 'usage':
-        known[5]! += 1
-        usage = (chunk['usage'] as TokenUsage | undefined) ?? null
-        break
-      case 'finish':
-        known[6]! += 1
-        break
-      default:
-        other.set(chunk.type, (other.get(chunk.type) ?? 0) + 1)
-    }
-    if (token && firstToken === null) firstToken = { pos, seq: chunks.seqAt(pos) }
-    clock.observe(pos, chunks.timeAt(pos))
+/**
+ * {@link buildMetrics}'s one pass, resumable: `countTo` carries the count on to a position, so a million chunks
+ * can be counted over short tasks while the page stays responsive; `result` once `done` is exactly what
+ * `buildMetrics` returns.
+ */
+export class MetricsCounter {
+  readonly chunks: ChunkList
+  /** Chunks counted so far: positions [0, next). */
+  next = 0
+  // Counted in a typed array by a switch, not a Map per chunk: this runs once over up to a million chunks.
+  private readonly known = new Float64Array(CHUNK_TYPES.length)
+  private readonly other = new Map<string, number>()
+  private readonly toolIndexes = new Set<number>()
+  private usage: TokenUsage | null = null
+  private characters = 0
+  private firstToken: { pos: number; seq: number } | null = null
+  private readonly clock: ClockReader
+
+  constructor(list: readonly SourcedChunk[] | ChunkList) {
+    this.chunks = chunkListOf(list)
+    this.clock = new ClockReader(this.chunks.length)
   }
 
-  const byType = [
-    ...CHUNK_TYPES.map((type, position) => ({ type, count: known[position]!, known: true })),
-    ...[...other].map(([type, count]) => ({ type, count, known: false })),
-  ]
-  const outputTokens = usage?.outputTokens ?? null
-  return {
-    chunks: chunks.length,
-    byType,
-    toolCalls: toolIndexes.size,
-    usage,
-    characters,
-    firstToken,
-    timing: clock.timing(
-      chunks,
-      firstToken === null ? null : { pos: firstToken.pos, time: chunks.timeAt(firstToken.pos) },
-      outputTokens,
+  get done(): boolean {
+    return this.next >= this.chunks.length
+  }
+
+  /** Counts the chunks from `next` up to `end` (exclusive, at most the stream's length). */
+  countTo(end: number): void {
+    const { chunks, known, toolIndexes, clock } = this
+    const stop = Math.min(end, chunks.length)
+    for (let pos = this.next; pos < stop; pos++) {
+      const chunk = chunks.chunkAt(pos)
+      let token = false
+      switch (chunk.type) {
+        case 'block-start':
+          known[0]! += 1
+          if (chunk['blockType'] === 'tool-call') toolIndexes.add(chunk['index'] as number)
+          break
+        case 'text-delta':
+        case 'reasoning-delta': {
+          known[chunk.type === 'text-delta' ? 1 : 2]! += 1
+          const text = typeof chunk['text'] === 'string' ? chunk['text'] : ''
+          this.characters += text.length
+          token = text.length > 0
+          break
+        }
+        case 'tool-call-delta': {
+          known[3]! += 1
+          const args = typeof chunk['argumentsDelta'] === 'string' ? chunk['argumentsDelta'] : ''
+          this.characters += args.length
+          token = args.length > 0 || (typeof chunk['name'] === 'string' && chunk['name'] !== '')
+          toolIndexes.add(chunk['index'] as number)
+          break
+        }
+        case 'block-end':
+          known[4]! += 1
+          if ((chunk['block'] as { type?: unknown } | null)?.type === 'tool-call')
+            toolIndexes.add(chunk['index'] as number)
+          break
+        case 'usage':
+          known[5]! += 1
+          this.usage = (chunk['usage'] as TokenUsage | undefined) ?? null
+          break
+        case 'finish':
+          known[6]! += 1
+          break
+        default:
+          this.other.set(chunk.type, (this.other.get(chunk.type) ?? 0) + 1)
+      }
+      if (token && this.firstToken === null) this.firstToken = { pos, seq: chunks.seqAt(pos) }
+      clock.observe(pos, chunks.timeAt(pos))
+    }
+    this.next = Math.max(this.next, stop)
+  }
+
+  /** The metrics of the whole stream; call once `done`. */
+  result(t: T = english): StreamMetrics {
+    const { chunks, known, usage, characters, firstToken } = this
+    const byType = [
+      ...CHUNK_TYPES.map((type, position) => ({ type, count: known[position]!, known: true })),
+      ...[...this.other].map(([type, count]) => ({ type, count, known: false })),
+    ]
+    const outputTokens = usage?.outputTokens ?? null
+    return {
+      chunks: chunks.length,
+      byType,
+      toolCalls: this.toolIndexes.size,
+      usage,
       characters,
-      t,
-    ),
+      firstToken,
+      timing: this.clock.timing(
+        chunks,
+        firstToken === null ? null : { pos: firstToken.pos, time: chunks.timeAt(firstToken.pos) },
+        outputTokens,
+        characters,
+        t,
+      ),
+    }
   }
 }
 

@@ -3,14 +3,24 @@ import { ChunkSearch } from '../../app/search/chunkSearch'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { searchFields } from './describeChunk'
 
-/** Waits for an idle period (after a frame, when no input is pending) where the browser has them. */
-function idle(): Promise<void> {
+/**
+ * Waits for an idle period (after a frame, when no input is pending) where the browser has them, and resolves with
+ * the time left in it (none when it came by the timeout: the slice then runs its own length).
+ */
+function idle(): Promise<number | void> {
   return new Promise((resolve) =>
     typeof requestIdleCallback === 'function'
-      ? requestIdleCallback(() => resolve(), { timeout: 200 })
+      ? requestIdleCallback(
+          (deadline) =>
+            resolve(deadline.didTimeout ? undefined : Math.max(MIN_SLICE_MS, deadline.timeRemaining())),
+          { timeout: 200 },
+        )
       : setTimeout(resolve, 0),
   )
 }
+
+/** The least an idle slice gets, however little of the idle period is left (it still makes progress). */
+const MIN_SLICE_MS = 2
 
 /**
  * Indexing starts once the engine has stayed this long: a live capture replaces its engine on every update, and

@@ -1,0 +1,36 @@
+/** A slice never runs longer than this, idle period or not: a key pressed meanwhile waits at most about as long. */
+export const IDLE_SLICE_MS = 8
+/** A slice that got no idle period (a busy page) still runs after this long, so the work always finishes. */
+const IDLE_TIMEOUT_MS = 200
+/** The least a slice gets when the browser's idle period is nearly over (or it ran on the timeout). */
+const MIN_SLICE_MS = 3
+
+/**
+ * Runs `work(budgetMs)` in the page's idle periods until it returns true (done), each call given what is left of the
+ * idle period (between {@link MIN_SLICE_MS} and {@link IDLE_SLICE_MS}): background counting over a long stream
+ * never takes the frame a key press needs. Without `requestIdleCallback` (Node, Safari) each slice is a task.
+ * Returns the cancel function.
+ *
+ * @example
+ * const cancel = inIdleSlices((budgetMs) => counter.advance(budgetMs))
+ */
+export function inIdleSlices(work: (budgetMs: number) => boolean): () => void {
+  let cancelled = false
+  let handle: number | ReturnType<typeof setTimeout> | undefined
+  const idle = typeof requestIdleCallback === 'function'
+  const run = (deadline?: IdleDeadline) => {
+    if (cancelled) return
+    const left = deadline === undefined || deadline.didTimeout ? MIN_SLICE_MS : deadline.timeRemaining()
+    if (!work(Math.max(MIN_SLICE_MS, Math.min(IDLE_SLICE_MS, left)))) schedule()
+  }
+  const schedule = () => {
+    handle = idle ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(run, 0)
+  }
+  schedule()
+  return () => {
+    cancelled = true
+    if (handle === undefined) return
+    if (idle) cancelIdleCallback(handle as number)
+    else clearTimeout(handle)
+  }
+}
