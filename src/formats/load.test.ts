@@ -26,6 +26,7 @@ describe('loadSource', () => {
           severity: 'error',
           message:
             'unrecognised format: expected a Chunkscope lesson (JSON or Markdown), a HAR file (browser devtools export), ' +
+            'a Google Gemini streamGenerateContent body without alt=sse (a JSON array), ' +
             'an OTLP / Langfuse / Phoenix trace export holding gen_ai.output.messages, ' +
             "a recording of the harness's live WebSocket (server-request frames), " +
             'a DeepSeek Harness session log, ' +
