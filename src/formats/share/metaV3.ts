@@ -2,7 +2,7 @@ import { Malformed, TooLarge } from './bytes'
 import type { MetaParts } from './layout'
 import { decodeInt, encodeInt, MixedBits } from './mixedBits'
 import type { RangeDecoder, RangeEncoder } from './rangeCoder'
-import type { TextModel } from './textModel'
+import type { Cuts, TextModel } from './textModel'
 
 // The meta section of a v3 link (docs/protocol.md §14), part by part: the skeleton's JSON under the byte model
 // (it ends where its outer array closes, so it needs no length), and its numbers under a number model of
@@ -29,11 +29,14 @@ export async function encodeMeta(
   bits: MixedBits,
   parts: MetaParts,
   pause: () => Promise<void>,
+  cuts?: Cuts,
 ): Promise<void> {
   const put = (value: number, field: number, context = 0) =>
     encodeInt(coder, bits, value, [field, (field << 8) | context], field)
+  coder.section('meta: count')
   put(parts.count, COUNT)
-  await model.encode(coder, parts.skeleton, pause)
+  await model.encode(coder, parts.skeleton, pause, cuts)
+  coder.section('meta: numbers')
   for (const length of parts.strLens) put(length, STRING_LENGTH)
   for (const list of parts.ints) {
     put(list.length, LIST_LENGTH)
