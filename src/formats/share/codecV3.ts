@@ -70,26 +70,25 @@ export async function encodeBodyV3(
   version: BodyVersion = 3,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { shell, columns } = await splitPayload(payload, pause)
-  const primer = primerOf(version)
-  const body = await pack(layOut(shell, columns, LONG_STRING), pause, primer)
+  const body = await pack(layOut(shell, columns, LONG_STRING), pause, version)
   // As in v2: a whole session's records may compress better with their strings beside their keys.
   if (columns !== null || body.length > TRY_INLINE_UNDER) return body
-  const inline = await pack(layOut(shell, null, Infinity), pause, primer)
+  const inline = await pack(layOut(shell, null, Infinity), pause, version)
   return inline.length < body.length ? inline : body
 }
 
 async function pack(
   sections: Sections,
   pause: () => Promise<void>,
-  primer: Uint8Array,
+  version: BodyVersion,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { meta, text } = sections
   const metaPacked = meta.length >= MODEL_UNDER
   const textPacked = text.length >= MODEL_UNDER
-  const body = await packAs(sections, metaPacked, textPacked, pause, primer)
+  const body = await packAs(sections, metaPacked, textPacked, pause, version)
   const modelled = (metaPacked ? 0 : meta.length) + (textPacked ? 0 : text.length)
   if (modelledLimit(body.length) >= modelled) return body
-  return packAs(sections, true, true, pause, primer)
+  return packAs(sections, true, true, pause, version)
 }
 
 /** How many bytes a body of `length` bytes may decode from the model (see MODEL_RATIO). */
@@ -100,19 +99,19 @@ async function packAs(
   metaPacked: boolean,
   textPacked: boolean,
   pause: () => Promise<void>,
-  primer: Uint8Array,
+  version: BodyVersion,
   measure?: { readonly meter: Meter; readonly skeleton: Cuts; readonly text: Cuts },
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { meta, text, textString, columns } = sections
   const coder = new RangeEncoder()
   coder.meter = measure?.meter ?? null
   const header = new IntModel(2)
-  const model = new TextModel(primedState(primer))
+  const model = new TextModel(primedState(primerOf(version)))
   coder.section('flags')
   coder.bitAt(FLAG_ODDS, metaPacked ? 1 : 0)
   coder.bitAt(FLAG_ODDS, textPacked ? 1 : 0)
   if (metaPacked) raw(coder, header, meta, deflateSync(meta, { level: 9, dictionary: SHARE_DICTIONARY }))
-  else await encodeMeta(coder, model, metaBits(), sections.parts, pause, measure?.skeleton)
+  else await encodeMeta(coder, model, metaBits(version === 4), sections.parts, pause, measure?.skeleton)
   await pause()
   if (textPacked) raw(coder, header, text, deflateSync(text, { level: 9 }))
   else await model.encode(coder, text, pause, measure?.text)
@@ -135,7 +134,7 @@ export async function measureBodyV3(
   const sections = layOut(shell, columns, LONG_STRING)
   const meter: Meter = { section: '', bits: new Map() }
   const measure = { meter, ...cut(sections) }
-  const bytes = await packAs(sections, false, false, async () => {}, primerOf(version), measure)
+  const bytes = await packAs(sections, false, false, async () => {}, version, measure)
   return { bytes: bytes.length, bits: meter.bits }
 }
 
@@ -152,7 +151,7 @@ function raw(coder: RangeEncoder, header: IntModel, bytes: Uint8Array, deflated:
  */
 export function decodeBodyV3(body: Uint8Array, maxBytes: number, version: BodyVersion = 3): DecodedBody {
   try {
-    return decode(body, maxBytes, primerOf(version))
+    return decode(body, maxBytes, version)
   } catch (error) {
     if (error instanceof Malformed) return { error: `the link is damaged: ${error.message}` }
     if (error instanceof TooLarge) return { tooLarge: true }
@@ -160,17 +159,17 @@ export function decodeBodyV3(body: Uint8Array, maxBytes: number, version: BodyVe
   }
 }
 
-function decode(body: Uint8Array, maxBytes: number, primer: Uint8Array): DecodedBody {
+function decode(body: Uint8Array, maxBytes: number, version: BodyVersion): DecodedBody {
   // Up to 4 zeros past the end (the encoder's flush leaves its trailing zeros out, no more).
   const coder = new RangeDecoder(body)
   const header = new IntModel(2)
-  const model = new TextModel(primedState(primer))
+  const model = new TextModel(primedState(primerOf(version)))
   const metaPacked = coder.bitAt(FLAG_ODDS) === 1
   const textPacked = coder.bitAt(FLAG_ODDS) === 1
   const limit = modelledLimit(body.length)
   const meta = metaPacked
     ? unpack(coder, header, body.length, maxBytes, true)
-    : metaBytes(decodeMeta(coder, model, metaBits(), { bytes: limit, maxBytes }))
+    : metaBytes(decodeMeta(coder, model, metaBits(version === 4), { bytes: limit, maxBytes }))
   // The meta's second number is the text's length in UTF-16 units: at least a third of its UTF-8 bytes.
   const units = secondVarint(meta)
   if (meta.length + units > maxBytes) throw new TooLarge()
