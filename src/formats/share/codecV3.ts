@@ -16,7 +16,8 @@ import { IntModel, RangeDecoder, RangeEncoder, type Meter } from './rangeCoder'
 import { primedState, TextModel, type Cuts } from './textModel'
 import { SHARE_PRIMER, SHARE_PRIMER_V4 } from './primer'
 import { NumberColumnsV3 } from './numberColumnsV3'
-import type { NumberModel } from './chunkColumns'
+import type { ChunkColumns, NumberModel } from './chunkColumns'
+import { leaveImplied } from './implied'
 
 /**
  * The body of a v3 share link (docs/protocol.md §14): the columnar layout of layout.ts (as v2), all of it in one
@@ -70,11 +71,27 @@ export async function encodeBodyV3(
   version: BodyVersion = 3,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { shell, columns } = await splitPayload(payload, pause)
-  const body = await pack(layOut(shell, columns, LONG_STRING), pause, version)
+  const body = await pack(layOutAs(payload, shell, columns, version), pause, version)
   // As in v2: a whole session's records may compress better with their strings beside their keys.
   if (columns !== null || body.length > TRY_INLINE_UNDER) return body
   const inline = await pack(layOut(shell, null, Infinity), pause, version)
   return inline.length < body.length ? inline : body
+}
+
+/** The layout of a payload with chunk columns; v4 leaves out what the stream implies (implied.ts). */
+function layOutAs(
+  payload: unknown,
+  shell: unknown,
+  columns: ChunkColumns | null,
+  version: BodyVersion,
+): Sections {
+  if (version === 3 || columns === null) return layOut(shell, columns, LONG_STRING)
+  const seq = (payload as { source: { seq: readonly number[] } }).source.seq
+  const left = leaveImplied(
+    shell,
+    seq.reduce((sum, delta) => sum + delta, 0),
+  )
+  return layOut(left.shell, columns, LONG_STRING, left.implied)
 }
 
 async function pack(
@@ -131,7 +148,7 @@ export async function measureBodyV3(
   version: BodyVersion = 4,
 ): Promise<{ readonly bytes: number; readonly bits: Map<string, number> }> {
   const { shell, columns } = await splitPayload(payload, async () => {})
-  const sections = layOut(shell, columns, LONG_STRING)
+  const sections = layOutAs(payload, shell, columns, version)
   const meter: Meter = { section: '', bits: new Map() }
   const measure = { meter, ...cut(sections) }
   const bytes = await packAs(sections, false, false, async () => {}, version, measure)
@@ -176,7 +193,7 @@ function decode(body: Uint8Array, maxBytes: number, version: BodyVersion): Decod
   const text = textPacked
     ? unpack(coder, header, body.length, maxBytes - meta.length, false)
     : modelledText(coder, model, units, Math.min(limit, maxBytes) - (metaPacked ? 0 : meta.length))
-  return readSections(meta, text, coder, maxBytes, v3Numbers)
+  return readSections(meta, text, coder, maxBytes, v3Numbers, version === 4)
 }
 
 function unpack(
