@@ -1,29 +1,33 @@
-import { crc32 } from '../../core/base/crc32'
 import { readCapped } from '../../core/base/readCapped'
 import { isRecord, parseJson } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
 import { decodeBody } from './codecV2'
 import { decodeBodyV3, encodeBodyV3 } from './codecV3'
+import { aad, checkMatches, headerOf, modeOf, setMode, writeCheck } from './frame'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
- * Share links: `#v3.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
+ * Share links: `#v4.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
  * never send to a server. Only the platform (crypto.subtle, TextEncoder, btoa/atob, DecompressionStream for v1)
  * and fflate (synchronous deflate with a preset dictionary, which CompressionStream cannot take) are used, so the
  * same code runs in the app, the worker and the CLI.
  *
- * Frame (bytes, before base64url; the same in every version, only the body differs):
+ * Frame (bytes, before base64url), v1–v3:
  *
  * | bytes | plain (mode 0)     | encrypted (mode 1)                                                              |
  * |-------|--------------------|---------------------------------------------------------------------------------|
  * | 0     | 0                  | 1                                                                               |
  * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                                        |
- * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–32 as additional data |
+ * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–36 as additional data |
  *
- * Body: v3, the columnar layout (layout.ts) in one range-coded stream under a primed byte model (codecV3.ts);
- * v2 (opened, no longer written), the same layout deflated (codecV2.ts); v1 (opened), deflate-raw(UTF-8 JSON).
- * The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations) → AES-GCM-256. The CRC tells a damaged or cut link
- * from a wrong passphrase (GCM's tag alone cannot); decompression stops past `maxBytes`.
+ * v4: bytes 0–1 hold the mode (top 2 bits) and the top 14 bits of the CRC-32 of the mode (as a byte) and bytes
+ * 2…end; then the body, or iterations, salt, iv and AES-GCM(body) with bytes 0–33 (check zeroed) as additional data.
+ *
+ * Body: v4, the columnar layout (layout.ts) in one range-coded stream under primed models (codecV3.ts, version 4);
+ * v3 (opened; written when asked, byte for byte), the same under v3's primer; v2 (opened), the same layout deflated
+ * (codecV2.ts); v1 (opened), deflate-raw(UTF-8 JSON). The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations)
+ * → AES-GCM-256. The check tells a damaged or cut link from a wrong passphrase (GCM's tag alone cannot);
+ * decompression stops past `maxBytes`.
  */
 
 /** The version new links are written in; every older one still opens. */
@@ -47,11 +51,6 @@ const MODE_PLAIN = 0
 const MODE_ENCRYPTED = 1
 const SALT = 16
 const IV = 12
-/**
- * The frame's mode and check: v1–v3, a mode byte and a CRC-32 (5 bytes); v4, the mode in the top 2 bits of byte 0
- * and the CRC-32's top 14 bits in the rest of bytes 0–1 (2 bytes: a short link is mostly its frame otherwise).
- */
-const headerOf = (version: number) => (version >= 4 ? 2 : 5)
 
 export type EncodeOptions = {
   /** Encrypt with AES-GCM under a key derived from this passphrase. */
@@ -83,7 +82,7 @@ export type LinkError = {
 }
 
 /**
- * The fragment for a payload, without `#`: `v3.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
+ * The fragment for a payload, without `#`: `v4.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
  *
  * @example
  * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
@@ -312,48 +311,6 @@ async function deriveKey(
     false,
     [use],
   )
-}
-
-/** The header as GCM additional data, with the check zeroed (it is written after encryption). */
-function aad(head: Uint8Array, version: number): Uint8Array<ArrayBuffer> {
-  const copy = new Uint8Array(head)
-  if (version >= 4) {
-    copy[0] = copy[0]! & 0xc0
-    copy[1] = 0
-  } else copy.fill(0, 1, 5)
-  return copy
-}
-
-/** The mode a frame's byte 0 gives. */
-function modeOf(first: number, version: number): number {
-  return version >= 4 ? first >> 6 : first
-}
-
-function setMode(frame: Uint8Array, version: number, mode: number): void {
-  frame[0] = version >= 4 ? mode << 6 : mode
-}
-
-/**
- * The CRC-32 of the mode byte (v4: the mode as a byte of its own) and everything after the header; v1–v3 write it
- * whole in bytes 1–4, v4 its top 14 bits in the low 6 bits of byte 0 and byte 1.
- */
-function frameCrc(frame: Uint8Array, version: number): number {
-  return crc32(frame.subarray(headerOf(version)), crc32(Uint8Array.of(modeOf(frame[0]!, version))))
-}
-
-function writeCheck(frame: Uint8Array, version: number): void {
-  const crc = frameCrc(frame, version)
-  if (version < 4) new DataView(frame.buffer, frame.byteOffset).setUint32(1, crc)
-  else {
-    frame[0] = (frame[0]! & 0xc0) | (crc >>> 26)
-    frame[1] = (crc >>> 18) & 0xff
-  }
-}
-
-function checkMatches(frame: Uint8Array, version: number): boolean {
-  const crc = frameCrc(frame, version)
-  if (version < 4) return new DataView(frame.buffer, frame.byteOffset).getUint32(1) === crc
-  return (frame[0]! & 0x3f) === crc >>> 26 && frame[1] === ((crc >>> 18) & 0xff)
 }
 
 /** Streams the decompression and stops as soon as the output passes `max` bytes. */
