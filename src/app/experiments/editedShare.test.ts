@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { exportStream } from '../../formats/export/index'
 import { buildSharePayload, openSharePayload, type ShareScope } from '../../formats/share/payload'
 import { FULL_REDACTION } from '../../formats/share/redact'
-import { decodeShareLink, encodeShareLink } from '../../formats/share/shareLink'
+import { decodeShareLink, encodeShareLink, SHARE_VERSION } from '../../formats/share/shareLink'
 import { listStreams } from '../../formats/streamRefs'
 import { corpusWhatIfBase } from '../../test/whatIfBase'
 import { DERIVED_STREAM, editedSource } from './whatIf'
@@ -38,7 +38,7 @@ describe('an edited stream keeps its label in every scope of a share link (paylo
   ])('%s', async (_label, options) => {
     expect(source.derived).toBe(LABEL)
     const opened = await share(options)
-    expect(opened.version).toBe(3)
+    expect(opened.version).toBe(SHARE_VERSION)
     expect(opened.source.derived).toBe(LABEL)
     expect(opened.source.name).toBe(`${NAME} (edited)`)
     // The stream itself is the edited one, not the recording.

@@ -12,10 +12,12 @@ import {
   type Sections,
 } from './layout'
 import { decodeMeta, encodeMeta, metaBits } from './metaV3'
-import { IntModel, RangeDecoder, RangeEncoder } from './rangeCoder'
-import { TextModel } from './textModel'
+import { IntModel, RangeDecoder, RangeEncoder, type Meter } from './rangeCoder'
+import { primedState, TextModel, type Cuts } from './textModel'
+import { SHARE_PRIMER, SHARE_PRIMER_V4 } from './primer'
 import { NumberColumnsV3 } from './numberColumnsV3'
-import type { NumberModel } from './chunkColumns'
+import type { ChunkColumns, NumberModel } from './chunkColumns'
+import { leaveImplied } from './implied'
 
 /**
  * The body of a v3 share link (docs/protocol.md §14): the columnar layout of layout.ts (as v2), all of it in one
@@ -55,26 +57,55 @@ const PACKED_LENGTH = 0
 const PACKED_SIZE = 1
 
 /** A payload (any JSON value) as v3 body bytes; `pause` is awaited between the steps of a big payload. */
+/**
+ * The link versions this body serves: v4 is v3 with a longer primer (primer.ts: the protocol's own chunk shapes,
+ * failure codes and messages after v3's), read by the same models.
+ */
+export type BodyVersion = 3 | 4
+
+const primerOf = (version: BodyVersion) => (version === 3 ? SHARE_PRIMER : SHARE_PRIMER_V4)
+
 export async function encodeBodyV3(
   payload: unknown,
   pause: () => Promise<void> = async () => {},
+  version: BodyVersion = 3,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { shell, columns } = await splitPayload(payload, pause)
-  const body = await pack(layOut(shell, columns, LONG_STRING), pause)
+  const body = await pack(layOutAs(payload, shell, columns, version), pause, version)
   // As in v2: a whole session's records may compress better with their strings beside their keys.
   if (columns !== null || body.length > TRY_INLINE_UNDER) return body
-  const inline = await pack(layOut(shell, null, Infinity), pause)
+  const inline = await pack(layOut(shell, null, Infinity), pause, version)
   return inline.length < body.length ? inline : body
 }
 
-async function pack(sections: Sections, pause: () => Promise<void>): Promise<Uint8Array<ArrayBuffer>> {
+/** The layout of a payload with chunk columns; v4 leaves out what the stream implies (implied.ts). */
+function layOutAs(
+  payload: unknown,
+  shell: unknown,
+  columns: ChunkColumns | null,
+  version: BodyVersion,
+): Sections {
+  if (version === 3 || columns === null) return layOut(shell, columns, LONG_STRING)
+  const seq = (payload as { source: { seq: readonly number[] } }).source.seq
+  const left = leaveImplied(
+    shell,
+    seq.reduce((sum, delta) => sum + delta, 0),
+  )
+  return layOut(left.shell, columns, LONG_STRING, left.implied)
+}
+
+async function pack(
+  sections: Sections,
+  pause: () => Promise<void>,
+  version: BodyVersion,
+): Promise<Uint8Array<ArrayBuffer>> {
   const { meta, text } = sections
   const metaPacked = meta.length >= MODEL_UNDER
   const textPacked = text.length >= MODEL_UNDER
-  const body = await packAs(sections, metaPacked, textPacked, pause)
+  const body = await packAs(sections, metaPacked, textPacked, pause, version)
   const modelled = (metaPacked ? 0 : meta.length) + (textPacked ? 0 : text.length)
   if (modelledLimit(body.length) >= modelled) return body
-  return packAs(sections, true, true, pause)
+  return packAs(sections, true, true, pause, version)
 }
 
 /** How many bytes a body of `length` bytes may decode from the model (see MODEL_RATIO). */
@@ -85,21 +116,43 @@ async function packAs(
   metaPacked: boolean,
   textPacked: boolean,
   pause: () => Promise<void>,
+  version: BodyVersion,
+  measure?: { readonly meter: Meter; readonly skeleton: Cuts; readonly text: Cuts },
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { meta, text, textString, columns } = sections
   const coder = new RangeEncoder()
+  coder.meter = measure?.meter ?? null
   const header = new IntModel(2)
-  const model = new TextModel()
+  const model = new TextModel(primedState(primerOf(version)))
+  coder.section('flags')
   coder.bitAt(FLAG_ODDS, metaPacked ? 1 : 0)
   coder.bitAt(FLAG_ODDS, textPacked ? 1 : 0)
   if (metaPacked) raw(coder, header, meta, deflateSync(meta, { level: 9, dictionary: SHARE_DICTIONARY }))
-  else await encodeMeta(coder, model, metaBits(), sections.parts, pause)
+  else await encodeMeta(coder, model, metaBits(version === 4), sections.parts, pause, measure?.skeleton)
   await pause()
   if (textPacked) raw(coder, header, text, deflateSync(text, { level: 9 }))
-  else await model.encode(coder, text, pause)
+  else await model.encode(coder, text, pause, measure?.text)
   await pause()
   await columns?.codeNumbers(coder, textString, v3Numbers, pause)
   return new Uint8Array(coder.finishShort())
+}
+
+/**
+ * What a payload's v3 body spends its bits on (the share bench's breakdown): its bytes, and the bits by section,
+ * the skeleton's and the text's bytes split where `cut` says. The body is the one encodeBodyV3 writes for a
+ * payload with chunk columns.
+ */
+export async function measureBodyV3(
+  payload: unknown,
+  cut: (sections: Sections) => { readonly skeleton: Cuts; readonly text: Cuts },
+  version: BodyVersion = 4,
+): Promise<{ readonly bytes: number; readonly bits: Map<string, number> }> {
+  const { shell, columns } = await splitPayload(payload, async () => {})
+  const sections = layOutAs(payload, shell, columns, version)
+  const meter: Meter = { section: '', bits: new Map() }
+  const measure = { meter, ...cut(sections) }
+  const bytes = await packAs(sections, false, false, async () => {}, version, measure)
+  return { bytes: bytes.length, bits: meter.bits }
 }
 
 /** A deflated section inside the coded stream: its length, the deflated length, each bit at even odds. */
@@ -113,9 +166,9 @@ function raw(coder: RangeEncoder, header: IntModel, bytes: Uint8Array, deflated:
  * v3 body bytes back to the payload value (checked as a share later by openSharePayload). Never throws; refuses
  * more than `maxBytes` of meta and text before decoding them.
  */
-export function decodeBodyV3(body: Uint8Array, maxBytes: number): DecodedBody {
+export function decodeBodyV3(body: Uint8Array, maxBytes: number, version: BodyVersion = 3): DecodedBody {
   try {
-    return decode(body, maxBytes)
+    return decode(body, maxBytes, version)
   } catch (error) {
     if (error instanceof Malformed) return { error: `the link is damaged: ${error.message}` }
     if (error instanceof TooLarge) return { tooLarge: true }
@@ -123,24 +176,24 @@ export function decodeBodyV3(body: Uint8Array, maxBytes: number): DecodedBody {
   }
 }
 
-function decode(body: Uint8Array, maxBytes: number): DecodedBody {
+function decode(body: Uint8Array, maxBytes: number, version: BodyVersion): DecodedBody {
   // Up to 4 zeros past the end (the encoder's flush leaves its trailing zeros out, no more).
   const coder = new RangeDecoder(body)
   const header = new IntModel(2)
-  const model = new TextModel()
+  const model = new TextModel(primedState(primerOf(version)))
   const metaPacked = coder.bitAt(FLAG_ODDS) === 1
   const textPacked = coder.bitAt(FLAG_ODDS) === 1
   const limit = modelledLimit(body.length)
   const meta = metaPacked
     ? unpack(coder, header, body.length, maxBytes, true)
-    : metaBytes(decodeMeta(coder, model, metaBits(), { bytes: limit, maxBytes }))
+    : metaBytes(decodeMeta(coder, model, metaBits(version === 4), { bytes: limit, maxBytes }))
   // The meta's second number is the text's length in UTF-16 units: at least a third of its UTF-8 bytes.
   const units = secondVarint(meta)
   if (meta.length + units > maxBytes) throw new TooLarge()
   const text = textPacked
     ? unpack(coder, header, body.length, maxBytes - meta.length, false)
     : modelledText(coder, model, units, Math.min(limit, maxBytes) - (metaPacked ? 0 : meta.length))
-  return readSections(meta, text, coder, maxBytes, v3Numbers)
+  return readSections(meta, text, coder, maxBytes, v3Numbers, version === 4)
 }
 
 function unpack(

@@ -6,7 +6,7 @@ import { oddChunk } from '../../test/arbitraries'
 import { corpusFiles, readCorpus } from '../../test/corpus'
 import { loadSource } from '../load'
 import { decodeBody, encodeBody } from './codecV2'
-import { decodeBodyV3, encodeBodyV3 } from './codecV3'
+import { decodeBodyV3, encodeBodyV3, measureBodyV3 } from './codecV3'
 import type { DecodedBody } from './layout'
 import { buildSharePayload, type ShareScope } from './payload'
 import { FULL_REDACTION } from './redact'
@@ -20,10 +20,20 @@ type Codec = {
   readonly encode: (payload: unknown) => Promise<Uint8Array>
   readonly decode: (body: Uint8Array, maxBytes: number) => DecodedBody
 }
-/** The two columnar link bodies: v2 (deflated sections, still opened) and v3 (one modelled stream, written). */
+/**
+ * The columnar link bodies: v2 (deflated sections) and v3 (one modelled stream), still opened, and v4 (v3's
+ * stream under a longer primer and a primed meta model), written.
+ */
 const codecs: [string, Codec][] = [
   ['v2', { encode: encodeBody, decode: decodeBody }],
   ['v3', { encode: encodeBodyV3, decode: decodeBodyV3 }],
+  [
+    'v4',
+    {
+      encode: (payload) => encodeBodyV3(payload, async () => {}, 4),
+      decode: (body, maxBytes) => decodeBodyV3(body, maxBytes, 4),
+    },
+  ],
 ]
 
 /** Any UTF-16 string: lone surrogates, NUL, the skeleton's hole character U+007F, astral pairs split or not. */
@@ -313,5 +323,21 @@ describe('a crafted v3 body', () => {
     await encodeMeta(coder, new TextModel(), metaBits(), parts, async () => {})
     const decoded = decodeBodyV3(coder.finishShort(), CAP)
     expect(decoded).toEqual({ error: expect.stringMatching(/^the link is damaged: /) })
+  })
+})
+
+describe('the bit meter (the share bench breakdown)', () => {
+  it.each(corpusFiles())('%s: measures the bits v4 writes, and only measures', async (name) => {
+    const source = loadSource(readCorpus(name), name)
+    for (const attempt of source.sessions[0]!.streams) {
+      const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k: 0 }, { scope: 'stream' })
+      const written = await encodeBodyV3(payload, async () => {}, 4)
+      const measured = await measureBodyV3(payload, () => ({ skeleton: [[1, 'a']], text: [[2, 'b']] }))
+      expect(measured.bytes).toBe(written.length)
+      // The coded bits make the body, give or take the coder's flush (at most 4 bytes, some left out).
+      const bits = [...measured.bits.values()].reduce((sum, n) => sum + n, 0)
+      expect(Math.abs(bits / 8 - written.length)).toBeLessThanOrEqual(4)
+      expect([...measured.bits.keys()]).toEqual(expect.arrayContaining(['flags', 'a', 'numbers: op']))
+    }
   })
 })

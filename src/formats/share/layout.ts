@@ -2,6 +2,7 @@ import { isRecord } from '../../core/base/isRecord'
 import { nestsDeeperThan, tooDeep } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
 import { ByteReader, ByteWriter, Malformed } from './bytes'
+import { restoreImplied } from './implied'
 import {
   decodeChunks,
   encodeChunks,
@@ -69,14 +70,22 @@ export async function splitPayload(
   return { shell: { ...payload, source: { kind: 'chunks' } }, columns }
 }
 
-/** The sections of a payload; strings of `longString` units or more (or in arrays of strings) leave the skeleton. */
-export function layOut(shell: unknown, columns: ChunkColumns | null, longString: number): Sections {
+/**
+ * The sections of a payload; strings of `longString` units or more (or in arrays of strings) leave the skeleton.
+ * `implied` (v4, implied.ts): what the shell leaves out, as a fourth item of the skeleton (0: none, no item).
+ */
+export function layOut(
+  shell: unknown,
+  columns: ChunkColumns | null,
+  longString: number,
+  implied = 0,
+): Sections {
   const extracted: string[] = []
   const strLens: number[] = []
   const ints: number[][] = []
   const stringArrays = new WeakSet<object>()
   const skeleton = JSON.stringify(
-    [shell, columns?.whole ?? [], columns?.names ?? []],
+    [shell, columns?.whole ?? [], columns?.names ?? [], ...(implied !== 0 ? [implied] : [])],
     function (this: unknown, _key, value: unknown) {
       if (typeof value === 'string') {
         const inArray = longString !== Infinity && stringArrays.has(this as object)
@@ -156,6 +165,7 @@ export function readSections(
   numbers: Uint8Array | RangeDecoder,
   maxBytes: number,
   model?: NumberModel,
+  implies = false,
 ): DecodedBody {
   const meta = new ByteReader(metaBytes)
   const count = meta.varint() - 1
@@ -199,14 +209,19 @@ export function readSections(
   }
   if (at !== text.length || !strLens.done || !ints.done)
     throw new Malformed('its strings do not add up to its text')
-  if (!Array.isArray(skeleton) || skeleton.length !== 3)
+  if (!Array.isArray(skeleton) || (skeleton.length !== 3 && !(implies && skeleton.length === 4)))
     throw new Malformed('its layout is not a columnar payload')
-  const [shell, whole, names] = skeleton as [unknown, unknown, unknown]
+  const [shell, whole, names, implied] = skeleton as [unknown, unknown, unknown, unknown]
   if (count < 0 || chunks === null) return { value: shell }
   if (!isRecord(shell) || !isRecord(shell['source']) || !Array.isArray(whole) || !Array.isArray(names))
     throw new Malformed('its layout is not a columnar payload')
   const { chunks: list, seq, time } = chunks.build(whole, names)
   shell['source'] = { ...shell['source'], chunks: list, seq, time }
+  restoreImplied(
+    shell,
+    implied,
+    seq.reduce((sum, delta) => sum + delta, 0),
+  )
   return { value: shell }
 }
 

@@ -54,6 +54,8 @@ export class NumberColumnsV3 implements NumberCoder {
   private last = { op: 0, op2: 0, index: 0, length: 0, seq: 0, time: 0, time2: 0 }
   /** Where the next delta's text begins in the text column. */
   private at = 0
+  /** A known time was coded (measuring only: the first one is the clock reading). */
+  private clocked = false
 
   /** Columns for a link's `text`, under the primed model (`bits`: only to prime it). */
   constructor(
@@ -62,11 +64,17 @@ export class NumberColumnsV3 implements NumberCoder {
   ) {}
 
   code(coder: RangeEncoder, op: number, index: number, length: number, seq: number, time: number): void {
+    coder.section('numbers: op')
     encodeInt(coder, this.bits, op, this.opContexts(), OP)
+    coder.section('numbers: index')
     if (hasIndex(op))
       encodeInt(coder, this.bits, zigzag(index - this.last.index), this.indexContexts(op), INDEX)
+    coder.section('numbers: length')
     if (hasText(op)) this.codeLength(coder, op, length)
+    coder.section('numbers: seq')
     encodeInt(coder, this.bits, seq, this.seqContexts(op), SEQ)
+    coder.section(this.clocked || time === 0 ? 'numbers: time' : 'numbers: first clock')
+    if (time > 0) this.clocked = true
     encodeInt(coder, this.bits, time, this.timeContexts(op, length), TIME)
     this.remember(op, index, length, seq, time)
   }

@@ -11,8 +11,8 @@ import {
   SHARE_VERSION,
 } from './shareLink'
 
-// Links written by earlier encoders: v1 (deflated JSON) and v2 (the columnar layout, deflated), kept from before
-// each new version: every released version keeps opening (docs/protocol.md §14). Each must open to the very
+// Links written by earlier encoders: v1 (deflated JSON), v2 (the columnar layout, deflated) and v3 (range-coded
+// under the v3 primer, 5-byte frame), kept from before each new version: every released version keeps opening (docs/protocol.md §14). Each must open to the very
 // payload the same share gives as a link of today's version.
 type Fixture = {
   readonly file: string
@@ -34,7 +34,7 @@ const fixtures = (version: number) =>
   ])
 
 describe('old links still open', () => {
-  it.each([...fixtures(1), ...fixtures(2)])('%s', async (_label, version, link) => {
+  it.each([...fixtures(1), ...fixtures(2), ...fixtures(3)])('%s', async (_label, version, link) => {
     expect(link.fragment.startsWith(`v${version}.`)).toBe(true)
     expect(inspectShareLink(link.fragment)).toEqual({ version, encrypted: link.passphrase !== undefined })
     const passphrase = link.passphrase !== undefined ? { passphrase: link.passphrase } : {}
@@ -64,20 +64,22 @@ describe('old links still open', () => {
   })
 })
 
-// The v3 links written when v3 came: its primer, models and constants are frozen (docs/protocol.md §14), so
-// today's encoder must write a plain one byte for byte the same, and every one must keep opening to today's payload.
-describe('v3 links keep their bytes', () => {
-  it.each(fixtures(3))('%s', async (_label, _version, link) => {
+// The v3 and v4 links written when each came: their primers, models and constants are frozen (docs/protocol.md
+// §14), so the encoder asked for that version must write a plain one byte for byte the same, and every one must
+// keep opening to today's payload.
+describe('v3 and v4 links keep their bytes', () => {
+  it.each([...fixtures(3), ...fixtures(4)])('%s', async (_label, version, link) => {
     const source = loadSource(readCorpus(link.file), link.file)
     const attempt = source.sessions[0]!.streams.find((candidate) => candidate.id === link.stream)!
     const payload = buildSharePayload({ source, attempt, streamKey: link.stream, k: link.k }, link.options)
     const passphrase = link.passphrase !== undefined ? { passphrase: link.passphrase } : {}
     const opened = await decodeShareLink(`#${link.fragment}`, passphrase)
     if ('error' in opened) throw new Error(opened.error)
-    expect(opened.version).toBe(3)
+    expect(opened.version).toBe(version)
     expect(opened.payload).toEqual(JSON.parse(JSON.stringify(payload)))
     // An encrypted link has a random salt and iv: only a plain one can be written again exactly.
-    const again = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS })
+    const older = version === 3 ? { version: 3 as const } : {}
+    const again = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS, ...older })
     expect(again === link.fragment).toBe(link.passphrase === undefined)
   })
 })

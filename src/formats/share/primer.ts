@@ -91,10 +91,73 @@ const PAYLOAD = [
   '"reason":{"kind":"stop"}}],[]]',
 ]
 
+// v4 reads the same primer, then this: the protocol's own shapes and values (docs/protocol.md §1, §9: the chunk
+// types, every failure code, the finish messages Chunkscope's adapters write, usage as providers report it, the
+// replay memo's keys), the reader's diagnostics, the words a harness log's name is made of, and the skeletons of
+// attempt links (an attempt with no text at all is little else). Written for Chunkscope, none of it taken from the
+// corpus. Frozen like the rest: a change is a new link version.
+const PROTOCOL = [
+  'model returned a completed response with no content',
+  'SSE stream ended without [DONE]',
+  'model stopped: content_filter',
+  'DeepSeek API error (HTTP 500)',
+  'DeepSeek API error (HTTP 429): Rate limit reached for requests',
+  'the model context window was exceeded; compact the conversation and try again',
+  'request aborted by the user',
+  'stream closed before the response finished',
+  'An unknown error occurred',
+  'line 14: seq gap: expected 21, got 40',
+  'line 22: corrupt committed data: the log breaks here (a seq gap) but a turn/end follows on line 30; ',
+  'the 12 events read after the break are shown anyway',
+  'line 9: assistant/message seq 75 cites 18 seqs that are not in the log (22, 23, 24, 25, … 14 more)',
+  'agent-session.jsonl tool-call-retry-session.jsonl headless-run-session.jsonl ',
+  'web-chat-turn-session.jsonl reasoning-max-tokens-session.jsonl subagent-error-finish-session.jsonl ',
+  'acp-approval-cancel-session.jsonl compaction-continue-session.jsonl parallel-tools-session.jsonl ',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"EMPTY_RESPONSE"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"STREAM_CLOSED"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"RATE_LIMIT","status":429}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"SERVER","status":500}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"AUTH"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"TIMEOUT"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"TRANSPORT"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"ABORTED"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"MALFORMED_RESPONSE"}}}',
+  '{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"UNKNOWN"}}}',
+  'QUOTA INVALID_REQUEST HTTP_503 UNSUPPORTED_CONTENT UNSUPPORTED_OPTION MISSING_CREDENTIAL PROVIDER_HTTP_ERROR ',
+  '{"type":"finish","reason":{"kind":"max-tokens"},"replayState":{"response":{"kind":"pi-ai","version":2,',
+  '"api":"openai-completions","provider":"deepseek","model":"deepseek-chat","stopReason":"length"},',
+  '"blocks":[{"type":"reasoning"},{"type":"text"},{"type":"tool-call"}]}}',
+  '{"type":"block-end","index":0,"block":{"type":"text","text":""}}',
+  '{"type":"block-end","index":0,"block":{"type":"reasoning","text":""}}',
+  '{"type":"block-end","index":1,"block":{"type":"tool-call","id":"\u007f","name":"read_file","arguments":""}}',
+  '{"type":"usage","usage":{"inputTokens":0,"outputTokens":0}}',
+  '{"type":"usage","usage":{"inputTokens":14,"outputTokens":2}}',
+  '{"type":"usage","usage":{"inputTokens":486,"outputTokens":131,"cacheReadTokens":6400,"reasoningTokens":57}}',
+  '{"type":"finish","reason":{"kind":"stop"}}],[]]',
+  '[{"v":1,"name":"\u007f","source":{"kind":"chunks"},"stream":"t1.s1.a2","k":0,"attempt":{"kind":"retry",',
+  '"recorded":{"interrupted":false,"matches":true,"shape":"current","citation":{"missing":[],"foreign":[],',
+  '"uncited":[]}}}},[{"type":"usage","usage":{"inputTokens":20,"outputTokens":4}},{"type":"finish","reason":',
+  '{"kind":"stop"}}],[],3]',
+  '[{"v":1,"name":"\u007f","source":{"kind":"chunks"},"stream":"t2.s2.a1","k":0,"attempt":{"kind":"first"}},',
+  '[{"type":"finish","reason":{"kind":"error","failure":{"message":"\u007f","code":"TIMEOUT"}}}],[],1]',
+  '[{"v":1,"name":"\u007f","source":{"kind":"chunks"},"stream":"t1.s1.a1","k":0,"attempt":{"kind":"first"}},',
+  '[{"type":"usage","usage":{"inputTokens":0,"outputTokens":0}},{"type":"finish","reason":{"kind":"error",',
+  '"failure":{"message":"\u007f","code":"EMPTY_RESPONSE"}}}],[],1]',
+  '[{"v":1,"name":"\u007f","source":{"kind":"chunks"},"stream":"t1.s2.a1","k":0,"attempt":{"kind":"first",',
+  '"recorded":{"interrupted":false,"matches":true,"shape":"current","citation":{"missing":[],"foreign":[],',
+  '"uncited":[]}}}},[{"type":"usage","usage":{"inputTokens":231,"outputTokens":88,"cacheReadTokens":4096,',
+  '"reasoningTokens":31}},{"type":"finish","reason":{"kind":"tool-calls"}}],["\u007f","\u007f"],3]',
+]
+
 /** The prose and the arguments alone: the chunk numbers' priming stream is cut from them (numberColumnsV3.ts). */
 export const PRIMER_PROSE = PROSE.join('')
 export const PRIMER_ARGUMENTS = ARGUMENTS.join('')
 
 export const SHARE_PRIMER: Uint8Array = new TextEncoder().encode(
   [...PROSE, ...CODE, ...ARGUMENTS, ...PAYLOAD].join(''),
+)
+
+/** v4's primer: v3's, then the protocol's own shapes and values. */
+export const SHARE_PRIMER_V4: Uint8Array = new TextEncoder().encode(
+  [...PROSE, ...CODE, ...ARGUMENTS, ...PAYLOAD, ...PROTOCOL].join(''),
 )

@@ -42,7 +42,15 @@ const LENGTH_BITS = 6
 /** Numbers below 2^FULL are modelled bit by bit; above, only their top FULL bits adapt. */
 const FULL = 5
 
+/**
+ * Where a link's bits go (the share bench's breakdown): each coded bit's cost, −log2 of the probability it was
+ * coded under, added to the section named last. Measuring never changes what is written.
+ */
+export type Meter = { section: string; readonly bits: Map<string, number> }
+
 export class RangeEncoder {
+  /** Set to measure this coder's bits by section (src/bench/shareBreakdown.ts); null costs nothing. */
+  meter: Meter | null = null
   private low = 0
   private range = 0xffffffff
   private cache = 0
@@ -52,6 +60,7 @@ export class RangeEncoder {
 
   bit(probs: Bits, at: number, bit: number): void {
     const bound = probs.bound(this.range, at)
+    if (this.meter !== null) this.spend(bit === 0 ? bound / this.range : 1 - bound / this.range)
     if (bit === 0) this.range = bound
     else {
       this.low += bound
@@ -66,6 +75,7 @@ export class RangeEncoder {
 
   /** A bit at even odds, learnt from nothing (the low bits of a big number). */
   direct(bit: number): void {
+    if (this.meter !== null) this.spend(0.5)
     this.range = this.range >>> 1
     if (bit !== 0) this.low += this.range
     while (this.range < TOP) {
@@ -77,6 +87,7 @@ export class RangeEncoder {
   /** A bit under a 12-bit probability of a 1 (1…4095) from an outside model (textModel.ts). */
   bitAt(p1: number, bit: number): void {
     const bound = Math.floor(this.range / 4096) * (4096 - p1)
+    if (this.meter !== null) this.spend(bit === 0 ? bound / this.range : 1 - bound / this.range)
     if (bit === 0) this.range = bound
     else {
       this.low += bound
@@ -86,6 +97,16 @@ export class RangeEncoder {
       this.range = (this.range * 256) >>> 0
       this.shiftLow()
     }
+  }
+
+  /** Names the section the next bits are counted under (when measuring). */
+  section(name: string): void {
+    if (this.meter !== null) this.meter.section = name
+  }
+
+  private spend(p: number): void {
+    const { bits, section } = this.meter!
+    bits.set(section, (bits.get(section) ?? 0) - Math.log2(p))
   }
 
   /**

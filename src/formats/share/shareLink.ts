@@ -1,33 +1,37 @@
-import { crc32 } from '../../core/base/crc32'
 import { readCapped } from '../../core/base/readCapped'
 import { isRecord, parseJson } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
 import { decodeBody } from './codecV2'
 import { decodeBodyV3, encodeBodyV3 } from './codecV3'
+import { aad, checkMatches, headerOf, modeOf, setMode, writeCheck } from './frame'
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
- * Share links: `#v3.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
+ * Share links: `#v4.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
  * never send to a server. Only the platform (crypto.subtle, TextEncoder, btoa/atob, DecompressionStream for v1)
  * and fflate (synchronous deflate with a preset dictionary, which CompressionStream cannot take) are used, so the
  * same code runs in the app, the worker and the CLI.
  *
- * Frame (bytes, before base64url; the same in every version, only the body differs):
+ * Frame (bytes, before base64url), v1–v3:
  *
  * | bytes | plain (mode 0)     | encrypted (mode 1)                                                              |
  * |-------|--------------------|---------------------------------------------------------------------------------|
  * | 0     | 0                  | 1                                                                               |
  * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                                        |
- * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–32 as additional data |
+ * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–36 as additional data |
  *
- * Body: v3, the columnar layout (layout.ts) in one range-coded stream under a primed byte model (codecV3.ts);
- * v2 (opened, no longer written), the same layout deflated (codecV2.ts); v1 (opened), deflate-raw(UTF-8 JSON).
- * The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations) → AES-GCM-256. The CRC tells a damaged or cut link
- * from a wrong passphrase (GCM's tag alone cannot); decompression stops past `maxBytes`.
+ * v4: bytes 0–1 hold the mode (top 2 bits) and the top 14 bits of the CRC-32 of the mode (as a byte) and bytes
+ * 2…end; then the body, or iterations, salt, iv and AES-GCM(body) with bytes 0–33 (check zeroed) as additional data.
+ *
+ * Body: v4, the columnar layout (layout.ts) in one range-coded stream under primed models (codecV3.ts, version 4);
+ * v3 (opened; written when asked, byte for byte), the same under v3's primer; v2 (opened), the same layout deflated
+ * (codecV2.ts); v1 (opened), deflate-raw(UTF-8 JSON). The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations)
+ * → AES-GCM-256. The check tells a damaged or cut link from a wrong passphrase (GCM's tag alone cannot);
+ * decompression stops past `maxBytes`.
  */
 
 /** The version new links are written in; every older one still opens. */
-export const SHARE_VERSION = 3
+export const SHARE_VERSION = 4
 export const SHARE_PREFIX = `v${SHARE_VERSION}.`
 /** Decoding refuses more decompressed JSON than this by default (a crafted link cannot exhaust memory). */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -45,10 +49,8 @@ export const LINK_LIMITS = [
 
 const MODE_PLAIN = 0
 const MODE_ENCRYPTED = 1
-const HEADER = 5
 const SALT = 16
 const IV = 12
-const ENCRYPTED_HEADER = HEADER + 4 + SALT + IV
 
 export type EncodeOptions = {
   /** Encrypt with AES-GCM under a key derived from this passphrase. */
@@ -59,6 +61,8 @@ export type EncodeOptions = {
    * while a big stream is encoded.
    */
   readonly pause?: () => Promise<void>
+  /** Writes an older layout (3) instead of today's: only to prove old links are still written alike. */
+  readonly version?: 3
 }
 
 export type DecodeOptions = {
@@ -78,7 +82,7 @@ export type LinkError = {
 }
 
 /**
- * The fragment for a payload, without `#`: `v3.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
+ * The fragment for a payload, without `#`: `v4.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
  *
  * @example
  * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
@@ -87,31 +91,37 @@ export async function encodeShareLink(payload: SharePayload, options: EncodeOpti
   const missing = missingPlatform(options.passphrase !== undefined)
   if (missing !== null) throw new Error(missing)
   const pause = options.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
-  const compressed = await encodeBodyV3(payload, pause)
+  const version = options.version ?? SHARE_VERSION
+  const header = headerOf(version)
+  const compressed = await encodeBodyV3(payload, pause, version)
   let frame: Uint8Array
   if (options.passphrase === undefined) {
-    frame = new Uint8Array(HEADER + compressed.length)
-    frame[0] = MODE_PLAIN
-    frame.set(compressed, HEADER)
+    frame = new Uint8Array(header + compressed.length)
+    frame.set(compressed, header)
+    setMode(frame, version, MODE_PLAIN)
   } else {
     const iterations = options.iterations ?? DEFAULT_ITERATIONS
     const salt = crypto.getRandomValues(new Uint8Array(SALT))
     const iv = crypto.getRandomValues(new Uint8Array(IV))
-    const head = new Uint8Array(ENCRYPTED_HEADER)
-    head[0] = MODE_ENCRYPTED
-    new DataView(head.buffer).setUint32(HEADER, iterations)
-    head.set(salt, HEADER + 4)
-    head.set(iv, HEADER + 4 + SALT)
+    const head = new Uint8Array(header + 4 + SALT + IV)
+    setMode(head, version, MODE_ENCRYPTED)
+    new DataView(head.buffer).setUint32(header, iterations)
+    head.set(salt, header + 4)
+    head.set(iv, header + 4 + SALT)
     const key = await deriveKey(options.passphrase, salt, iterations, 'encrypt')
     const sealed = new Uint8Array(
-      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad(head) }, key, compressed),
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: aad(head, version) },
+        key,
+        compressed,
+      ),
     )
-    frame = new Uint8Array(ENCRYPTED_HEADER + sealed.length)
+    frame = new Uint8Array(head.length + sealed.length)
     frame.set(head)
-    frame.set(sealed, ENCRYPTED_HEADER)
+    frame.set(sealed, head.length)
   }
-  new DataView(frame.buffer).setUint32(1, frameCrc(frame))
-  return SHARE_PREFIX + toBase64Url(frame)
+  writeCheck(frame, version)
+  return `v${version}.${toBase64Url(frame)}`
 }
 
 /** Whether a URL fragment (with or without `#`) is a share link of any version. */
@@ -124,8 +134,9 @@ export function inspectShareLink(fragment: string): { version: number; encrypted
   const match = /^#?v(\d+)\.([A-Za-z0-9_-]*)$/.exec(fragment.trim())
   if (match === null) return null
   const version = Number(match[1])
-  // The first base64url character holds the top 6 bits of the mode byte: 'A' = 0 (plain), 'A'..'D' cover 0–3.
-  const encrypted = match[2]!.length >= 2 && fromBase64UrlPrefix(match[2]!.slice(0, 4))[0] === MODE_ENCRYPTED
+  // The first base64url characters hold byte 0, and with it the mode.
+  const first = fromBase64UrlPrefix(match[2]!.slice(0, 4))[0]
+  const encrypted = match[2]!.length >= 2 && first !== undefined && modeOf(first, version) === MODE_ENCRYPTED
   return { version, encrypted }
 }
 
@@ -156,7 +167,7 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
   if (match === null)
     return { error: `this is not a Chunkscope share link (it should start with #${SHARE_PREFIX})` }
   const version = Number(match[1])
-  if (version !== 1 && version !== 2 && version !== 3) {
+  if (version < 1 || version > SHARE_VERSION || !Number.isInteger(version)) {
     return {
       error: `this link uses share format v${match[1]}, which this version of Chunkscope does not know; open it with a newer version`,
     }
@@ -173,38 +184,40 @@ async function decode(fragment: string, options: DecodeOptions): Promise<Decoded
   if (body.length % 4 === 1)
     return { error: 'the link is damaged: it was cut short (its length is impossible)' }
   const frame = fromBase64Url(body)
-  if (frame.length < HEADER + 1)
+  const header = headerOf(version)
+  const encryptedHeader = header + 4 + SALT + IV
+  if (frame.length < header + 1)
     return { error: 'the link is damaged: it was cut short (too short to hold a stream)' }
-  const mode = frame[0]
+  const mode = modeOf(frame[0]!, version)
   if (mode !== MODE_PLAIN && mode !== MODE_ENCRYPTED)
     return { error: 'the link is damaged: its first characters were changed' }
-  if (new DataView(frame.buffer, frame.byteOffset).getUint32(1) !== frameCrc(frame)) {
+  if (!checkMatches(frame, version)) {
     return {
       error: 'the link is damaged: its checksum does not match, so it was cut short or changed on the way',
     }
   }
   let compressed: Uint8Array<ArrayBuffer>
-  if (mode === MODE_PLAIN) compressed = frame.subarray(HEADER)
+  if (mode === MODE_PLAIN) compressed = frame.subarray(header)
   else {
-    if (frame.length < ENCRYPTED_HEADER + 16)
+    if (frame.length < encryptedHeader + 16)
       return { error: 'the link is damaged: too short to hold encrypted data' }
     if (options.passphrase === undefined)
       return { error: 'this link is encrypted: enter its passphrase', needsPassphrase: true }
-    const iterations = new DataView(frame.buffer, frame.byteOffset).getUint32(HEADER)
+    const iterations = new DataView(frame.buffer, frame.byteOffset).getUint32(header)
     if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS)
       return {
         error: `the link asks for ${iterations} key-derivation iterations, outside the accepted ${MIN_ITERATIONS}–${MAX_ITERATIONS}`,
       }
-    const head = frame.slice(0, ENCRYPTED_HEADER)
-    const salt = frame.slice(HEADER + 4, HEADER + 4 + SALT)
-    const iv = frame.slice(HEADER + 4 + SALT, ENCRYPTED_HEADER)
+    const head = frame.slice(0, encryptedHeader)
+    const salt = frame.slice(header + 4, header + 4 + SALT)
+    const iv = frame.slice(header + 4 + SALT, encryptedHeader)
     const key = await deriveKey(options.passphrase, salt, iterations, 'decrypt')
     try {
       compressed = new Uint8Array(
         await crypto.subtle.decrypt(
-          { name: 'AES-GCM', iv, additionalData: aad(head) },
+          { name: 'AES-GCM', iv, additionalData: aad(head, version) },
           key,
-          frame.slice(ENCRYPTED_HEADER),
+          frame.slice(encryptedHeader),
         ),
       )
     } catch {
@@ -239,7 +252,7 @@ function readColumnar(
   options: DecodeOptions,
 ): { value: unknown } | LinkError {
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES
-  const read = version === 2 ? decodeBody(body, max) : decodeBodyV3(body, max)
+  const read = version === 2 ? decodeBody(body, max) : decodeBodyV3(body, max, version === 3 ? 3 : 4)
   return 'tooLarge' in read ? tooLarge(max) : read
 }
 
@@ -300,13 +313,6 @@ async function deriveKey(
   )
 }
 
-/** The header as GCM additional data, with the CRC field zeroed (the CRC is written after encryption). */
-function aad(head: Uint8Array): Uint8Array<ArrayBuffer> {
-  const copy = new Uint8Array(head)
-  copy.fill(0, 1, HEADER)
-  return copy
-}
-
 /** Streams the decompression and stops as soon as the output passes `max` bytes. */
 async function inflate(
   bytes: Uint8Array<ArrayBuffer>,
@@ -323,11 +329,6 @@ async function inflate(
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`
-}
-
-/** CRC-32 of byte 0 and bytes 5…end (the CRC field itself excluded). */
-function frameCrc(frame: Uint8Array): number {
-  return crc32(frame.subarray(HEADER), crc32(frame.subarray(0, 1)))
 }
 
 export function toBase64Url(bytes: Uint8Array): string {

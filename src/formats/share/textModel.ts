@@ -63,7 +63,7 @@ export const STRETCH = (() => {
 /** 65536 / (n + 1.5): the step of a counter after n updates. */
 const RATE = Uint32Array.from({ length: COUNT_LIMIT + 1 }, (_, n) => Math.floor(65536 / (n + 1.5)))
 
-type State = {
+export type State = {
   readonly probs: Uint16Array
   readonly counts: Uint8Array
   /** 8 more bits of each slot's context: a slot taken by another context counts as never seen. */
@@ -97,14 +97,20 @@ function freshState(): State {
   }
 }
 
-let primed: State | null = null
+/** Where bytes are cut for measuring: each piece's end (exclusive) and its name. */
+export type Cuts = readonly (readonly [end: number, name: string])[]
 
-/** The model after the primer, built once per page and copied for each link. */
-function primedState(): State {
-  if (primed === null) {
+/** The model after each primer (one per link version), built once per page and copied for each link. */
+const primedStates = new Map<Uint8Array, State>()
+
+/** A fresh model state after reading `primer` (v3: SHARE_PRIMER; v4: SHARE_PRIMER_V4). */
+export function primedState(primer: Uint8Array = SHARE_PRIMER): State {
+  let primed = primedStates.get(primer)
+  if (primed === undefined) {
     const model = new TextModel(freshState())
-    for (const byte of SHARE_PRIMER) model.learnByte(byte)
+    for (const byte of primer) model.learnByte(byte)
     primed = model.state
+    primedStates.set(primer, primed)
   }
   return {
     probs: primed.probs.slice(),
@@ -152,10 +158,21 @@ export class TextModel {
     this.atByteStart()
   }
 
-  /** Codes `bytes`; `pause` is awaited every 64 KiB so a page stays responsive. */
-  async encode(coder: RangeEncoder, bytes: Uint8Array, pause: () => Promise<void>): Promise<void> {
+  /**
+   * Codes `bytes`; `pause` is awaited every 64 KiB so a page stays responsive. `cuts` name the pieces the
+   * coder's meter counts the bits under (measuring only; the bits are the same).
+   */
+  async encode(
+    coder: RangeEncoder,
+    bytes: Uint8Array,
+    pause: () => Promise<void>,
+    cuts: Cuts = [],
+  ): Promise<void> {
+    let cut = 0
     for (let i = 0; i < bytes.length; i++) {
       if (i > 0 && i % 65536 === 0) await pause()
+      while (cut < cuts.length && cuts[cut]![0] <= i) cut++
+      if (cut < cuts.length) coder.section(cuts[cut]![1])
       const byte = bytes[i]!
       for (let b = 7; b >= 0; b--) {
         const bit = (byte >> b) & 1

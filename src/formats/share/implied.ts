@@ -1,0 +1,66 @@
+import { isRecord } from '../../core/base/isRecord'
+import { Malformed } from './bytes'
+
+// What a v4 link leaves out because the rest of the link implies it (docs/protocol.md §14): an attempt's identity
+// (`turn`, `step`, `attempt`) when the stream's key spells it (`t1.s2.a1`), and its recorded message's seq when it is
+// the one after the last chunk's (the harness writes `assistant/message` right after the attempt's chunks, §6).
+// The skeleton then ends with a fourth item, the bits of what was left out; the opener puts the fields back, in
+// their place, from the same key and the decoded seqs. Anything else travels as it is.
+
+/** `turn`, `step` and `attempt` were left out of `attempt`: the stream's key spells them. */
+const IDENTITY = 1
+/** `seq` was left out of `attempt.recorded`: it is the last chunk's seq + 1. */
+const RECORDED_SEQ = 2
+const KEY = /^t(\d+)\.s(\d+)\.a(\d+)$/
+const IDENTITY_KEYS = ['turn', 'step', 'attempt'] as const
+
+/**
+ * The shell without what the stream's key and seqs imply, and the bits saying what went. `lastSeq`: the seq the
+ * payload's seq deltas add up to (0 for no chunk), as the opener will add them up.
+ */
+export function leaveImplied(shell: unknown, lastSeq: number): { shell: unknown; implied: number } {
+  if (!isRecord(shell) || !isRecord(shell['attempt'])) return { shell, implied: 0 }
+  let attempt: Record<string, unknown> = shell['attempt']
+  let implied = 0
+  const spelled = typeof shell['stream'] === 'string' ? KEY.exec(shell['stream']) : null
+  const keys = Object.keys(attempt)
+  if (
+    spelled !== null &&
+    IDENTITY_KEYS.every(
+      (key, i) =>
+        keys[i] === key && Number.isSafeInteger(attempt[key]) && String(attempt[key]) === spelled[i + 1],
+    )
+  ) {
+    const { turn: _t, step: _s, attempt: _a, ...rest } = attempt
+    attempt = rest
+    implied |= IDENTITY
+  }
+  const recorded = attempt['recorded']
+  if (isRecord(recorded) && Object.keys(recorded)[0] === 'seq' && recorded['seq'] === lastSeq + 1) {
+    const { seq: _seq, ...rest } = recorded
+    attempt = { ...attempt, recorded: rest }
+    implied |= RECORDED_SEQ
+  }
+  return implied === 0 ? { shell, implied } : { shell: { ...shell, attempt }, implied }
+}
+
+/** Puts back what {@link leaveImplied} left out, in its place (the key order is part of what a link keeps). */
+export function restoreImplied(shell: Record<string, unknown>, implied: unknown, lastSeq: number): void {
+  if (implied === undefined) return
+  if (!Number.isSafeInteger(implied) || (implied as number) <= 0 || (implied as number) > 3)
+    throw new Malformed('its skeleton ends with an unknown item')
+  let attempt = shell['attempt']
+  if (!isRecord(attempt)) throw new Malformed('it leaves out an attempt it does not carry')
+  if (((implied as number) & RECORDED_SEQ) !== 0) {
+    if (!isRecord(attempt['recorded']))
+      throw new Malformed('it leaves out a recorded message it does not carry')
+    attempt = { ...attempt, recorded: { seq: lastSeq + 1, ...attempt['recorded'] } }
+  }
+  if (((implied as number) & IDENTITY) !== 0) {
+    const spelled = typeof shell['stream'] === 'string' ? KEY.exec(shell['stream']) : null
+    if (spelled === null) throw new Malformed('it leaves out an identity its stream key does not spell')
+    const [turn, step, number] = [1, 2, 3].map((i) => Number(spelled[i]))
+    attempt = { turn, step, attempt: number, ...(attempt as Record<string, unknown>) }
+  }
+  shell['attempt'] = attempt
+}
