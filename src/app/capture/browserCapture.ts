@@ -110,6 +110,16 @@ function hostOf(url: string): string {
   }
 }
 
+/** A request URL's path and query, for telling the response's wire. */
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return parsed.pathname + parsed.search
+  } catch {
+    return url
+  }
+}
+
 /**
  * Streams one chat completion from the page and records it (docs/protocol.md §6, §9, §11): POSTs the request with
  * `fetch` and an AbortController, reads the body with `getReader()`, feeds every network read to a
@@ -143,6 +153,8 @@ export function startBrowserCapture(
     title: `${request.model} · ${hostOf(request.url)}`,
     model: request.model,
     baseURL: request.baseUrl,
+    // The wire is told from each response's first text, the path breaking a tie (docs/protocol.md §9, "Live capture: which wire").
+    wire: { path: pathOf(request.url) },
     header: { chunkscopeBrowser: { url: request.url, model: request.model, request: request.body } },
     sink: options.sink,
     ...(options.publish !== undefined ? { publish: options.publish } : {}),

@@ -1,6 +1,7 @@
 // One captured chat-completion response → one harness session log, written event by event (durable-first).
 import type { FileHandle } from 'node:fs/promises'
 import type { LlmFailure } from '../../core/protocol'
+import type { WireHint } from '../../formats/capture/liveWire'
 import { SessionRecorder } from '../../formats/capture/sessionRecorder'
 import type { SessionRecord } from '../../formats/export/sessionJsonl'
 import type { CaptureState, FeedCapture } from '../../formats/live/feedProtocol'
@@ -91,6 +92,8 @@ export class Capture {
     sink: CaptureSink,
     onWriteError: (error: unknown) => void = () => {},
     private readonly redactor: Pick<Redactor, 'json' | 'value'> = new Redactor([]),
+    /** The response's content type and the request path: how the recorder tells the wire (docs/protocol.md §9, "Live capture: which wire"). */
+    wire: WireHint = { path: meta.path },
   ) {
     let started = false
     this.recorder = new SessionRecorder({
@@ -98,6 +101,7 @@ export class Capture {
       kind: 'proxy',
       title: `${meta.method} ${meta.path}${meta.model !== null ? ` · ${meta.model}` : ''}`,
       model: meta.model,
+      wire,
       header: {
         chunkscopeProxy: { method: meta.method, path: meta.path, model: meta.model, status: meta.status },
       },

@@ -56,9 +56,18 @@ function pageCors(origin: string | null): Record<string, string> | null {
   return { ...corsHeaders(origin), 'access-control-expose-headers': 'retry-after, x-request-id' }
 }
 
-/** Whether the request may be a streamed chat completion (its body then decides: `RequestSniffer`). */
+/**
+ * Whether the request may be a streamed model call (its body then decides: `RequestSniffer`, and the response's
+ * type): the endpoints of every wire the recorder reads (docs/protocol.md §9, "Live capture: which wire").
+ */
 function isChatPost(method: string, path: string): boolean {
-  return method === 'POST' && path.split('?')[0]!.endsWith('/chat/completions')
+  const route = path.split('?')[0]!
+  return (
+    method === 'POST' &&
+    /(\/completions|\/responses|\/messages|:streamGenerateContent|\/api\/(chat|generate)|\/v2\/chat|\/interactions)\/?$/.test(
+      route,
+    )
+  )
 }
 
 function jsonError(message: string, code: string): string {
@@ -102,6 +111,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     status: number,
     model: string | null,
     redactor: Redactor,
+    contentType = '',
   ): Promise<Capture | null> => {
     counter += 1
     const id = `proxy-${runId}-${String(counter).padStart(4, '0')}`
@@ -124,6 +134,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       sink,
       (error) => log(`chunkscope proxy: writing ${file} failed: ${redactor.text((error as Error).message)}`),
       redactor,
+      { contentType, path: req.url ?? '/' },
     )
     captures.set(id, capture)
     return capture
@@ -245,12 +256,19 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         const status = upRes.statusCode ?? 502
         res.writeHead(status, upRes.statusMessage ?? '', { ...responseHeaders(upRes.headers), ...cors })
         res.flushHeaders()
-        eventStream = String(upRes.headers['content-type'] ?? '').includes('text/event-stream')
+        const contentType = String(upRes.headers['content-type'] ?? '')
+        eventStream = contentType.includes('text/event-stream')
         // A response that comes before the body ended (an early 401, say) is not a stream the body asked for.
         const chat = sniffer?.result() ?? null
-        const captureThis = chat?.stream === true && (status >= 400 || (status < 300 && eventStream))
+        // Streamed without `"stream": true`: Gemini asks in its path (`:streamGenerateContent`), Ollama streams
+        // unless told not to, as NDJSON (docs/protocol.md §9, "Live capture: which wire").
+        const ndjson = /ndjson/.test(contentType) && chat !== null && !chat.noStream
+        const streamed =
+          chat?.stream === true || (chat !== null && /:streamGenerateContent/.test(path)) || ndjson
+        const captureThis =
+          chat !== null && streamed && (status >= 400 || (status < 300 && (eventStream || ndjson)))
         if (captureThis) {
-          const started = startCapture(req, status, chat.model, redactor)
+          const started = startCapture(req, status, chat.model, redactor, contentType)
           starting.add(started)
           capturing = started
         }

@@ -15,7 +15,11 @@ function parsed(text: string): ReturnType<RequestSniffer['result']> {
     const value = JSON.parse(text) as unknown
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
     const { stream, model } = value as { stream?: unknown; model?: unknown }
-    return { stream: stream === true, model: typeof model === 'string' ? model : null }
+    return {
+      stream: stream === true,
+      noStream: stream === false,
+      model: typeof model === 'string' ? model : null,
+    }
   } catch {
     return null
   }
@@ -29,9 +33,13 @@ describe('RequestSniffer', () => {
       model: 'deepseek-\u00e9\\"chat',
       stream: true,
     })
-    expect(sniff(body, 1)).toEqual({ stream: true, model: 'deepseek-\u00e9\\"chat' })
-    expect(sniff('{"stream":false,"model":"m"}')).toEqual({ stream: false, model: 'm' })
-    expect(sniff('  { "stream" : true }\n')).toEqual({ stream: true, model: null })
+    expect(sniff(body, 1)).toEqual({
+      stream: true,
+      noStream: false,
+      model: 'deepseek-\u00e9\\"chat',
+    })
+    expect(sniff('{"stream":false,"model":"m"}')).toEqual({ stream: false, noStream: true, model: 'm' })
+    expect(sniff('  { "stream" : true }\n')).toEqual({ stream: true, noStream: false, model: null })
   })
 
   it('refuses what is not one whole JSON object', () => {

@@ -47,8 +47,11 @@ export class RequestSniffer {
     }
   }
 
-  /** The request's `stream === true` and string `model`; null when the body was not one whole JSON object. */
-  result(): { stream: boolean; model: string | null } | null {
+  /**
+   * The request's `stream === true`, whether it said `stream: false` (Ollama streams unless told not to), and its
+   * string `model`; null when the body was not one whole JSON object.
+   */
+  result(): { stream: boolean; noStream: boolean; model: string | null } | null {
     if (this.broken || !this.done) return null
     const parse = (name: string): unknown => {
       try {
@@ -58,7 +61,12 @@ export class RequestSniffer {
       }
     }
     const model = parse('model')
-    return { stream: parse('stream') === true, model: typeof model === 'string' ? model : null }
+    const stream = parse('stream')
+    return {
+      stream: stream === true,
+      noStream: stream === false,
+      model: typeof model === 'string' ? model : null,
+    }
   }
 
   private step(byte: number): void {

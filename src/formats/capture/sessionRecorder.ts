@@ -3,9 +3,7 @@
 import { BlockAssembler } from '../../core/BlockAssembler'
 import type { ContentBlock, FinishReason, LlmFailure, StreamChunk, TokenUsage } from '../../core/protocol'
 import type { CaptureKind, CaptureState, FeedCapture, FeedRecord } from '../live/feedProtocol'
-import { createTranslator } from '../sse/readSse'
-import { SseParser } from '../sse/sseEvents'
-import type { WireTranslator } from '../sse/translator'
+import { createLiveWire, decideLiveWire, type LiveWire, type LiveWireFormat, type WireHint } from './liveWire'
 
 /**
  * Where the records go. `append` is awaited before the record is published (durable-first); calls never overlap and
@@ -30,6 +28,11 @@ export type RecorderOptions = {
   readonly provider?: string
   /** The endpoint's base URL, which the harness's TRANSPORT message names (docs/protocol.md §9). */
   readonly baseURL?: string
+  /**
+   * What the response says of its wire (content type, request path). Each attempt's wire is told from its first
+   * body text with these as the tie-break (`detectLiveWire`); Chat Completions when nothing says otherwise.
+   */
+  readonly wire?: WireHint
   readonly sink: RecordSink
   /** Each record once it is durable, in log order. */
   readonly publish?: (record: FeedRecord) => void
@@ -52,8 +55,9 @@ export type RetryNote = {
 }
 
 type AttemptState = {
-  readonly parser: SseParser
-  readonly translator: WireTranslator
+  /** Null until enough body came to tell the wire; the text so far is in `held`. */
+  wire: LiveWire | null
+  held: string
   readonly assembler: BlockAssembler
   readonly decoder: TextDecoder
   readonly chunkSeqs: number[]
@@ -82,8 +86,9 @@ function turnEndReason(finish: FinishReason): Record<string, unknown> {
 
 /**
  * Records one chat completion — one turn, one step, one or more attempts — as the harness logs a step (§6):
- * header (with the caller's extra fields), `turn/start`, `step/start`; per attempt, the OpenAI-compatible SSE body
- * through `SseParser` + the `openai-sse` translator (a fresh translator and assembler per attempt), one
+ * header (with the caller's extra fields), `turn/start`, `step/start`; per attempt, the body read in the wire its
+ * first text names (`liveWire.ts`: Chat Completions, Responses, Anthropic, Gemini, Ollama, Cohere, …; docs/protocol.md
+ * §9, "Live capture: which wire"), a fresh reader and assembler per attempt, one
  * `assistant/chunk` per StreamChunk stamped with its receive time; an HTTP error attempt's only chunk is its
  * `httpFailure` finish (`failAttempt`); a retry is `llm/retry` (`retry`) then `llm/retry-started` (`startRetry`) and a
  * new attempt of the same step. `end()` closes the step by the last attempt's finish: stop / tool-calls / max-tokens →
@@ -179,13 +184,38 @@ export class SessionRecorder {
 
   /** Response body text of the current attempt. */
   pushText(text: string): void {
-    const { parser, translator } = this.attempt
-    if (this.ended || translator.finished) return
-    for (const event of parser.feed(text)) {
-      if (translator.finished) break
-      this.chunks(translator.push(event.data, event.event))
+    const attempt = this.attempt
+    if (this.ended || attempt.finish !== null) return
+    if (attempt.wire === null) {
+      attempt.held += text
+      const format = decideLiveWire(attempt.held, this.options.wire)
+      if (format === null) return
+      text = attempt.held
+      attempt.held = ''
+      attempt.wire = this.openWire(format)
     }
-    translator.takeNotes()
+    if (attempt.wire.finished) return
+    this.chunks(attempt.wire.feed(text))
+  }
+
+  /** The wire the current attempt's body is in, once told ('openai-sse' until then). */
+  get wireFormat(): string {
+    return this.attempt.wire?.format ?? 'openai-sse'
+  }
+
+  /** The wire told from whatever came (the body ended, or the capture stops), the held text read through it. */
+  private flushHeld(): LiveWire {
+    const attempt = this.attempt
+    if (attempt.wire !== null) return attempt.wire
+    const held = attempt.held
+    attempt.held = ''
+    attempt.wire = this.openWire(decideLiveWire(held, this.options.wire, true)!)
+    this.chunks(attempt.wire.feed(held))
+    return attempt.wire
+  }
+
+  private openWire(format: LiveWireFormat): LiveWire {
+    return createLiveWire(format, this.options.baseURL !== undefined ? { baseURL: this.options.baseURL } : {})
   }
 
   /**
@@ -200,16 +230,13 @@ export class SessionRecorder {
 
   /** The body ended: at `[DONE]` the attempt already finished; otherwise STREAM_CLOSED. Returns its finish. */
   endBody(): FinishReason | null {
-    const { parser, translator, decoder } = this.attempt
+    const attempt = this.attempt
     // Chunks handed over as they are end as they are: no STREAM_CLOSED is made up for them.
-    if (this.ended || this.attempt.chunkFed) return this.attempt.finish
-    if (!translator.finished) this.pushText(decoder.decode())
-    for (const event of parser.end()) {
-      if (translator.finished) break
-      this.chunks(translator.push(event.data, event.event))
-    }
-    if (!translator.finished) this.chunks(translator.end('eof'))
-    return this.attempt.finish
+    if (this.ended || attempt.chunkFed || attempt.finish !== null) return attempt.finish
+    this.pushText(attempt.decoder.decode())
+    const wire = this.flushHeld()
+    if (attempt.finish === null) this.chunks(wire.end())
+    return attempt.finish
   }
 
   /** The attempt failed without a (complete) stream: an HTTP error (`httpFailure`), no response (TRANSPORT), … */
@@ -261,6 +288,8 @@ export class SessionRecorder {
    */
   abort(message = 'stopped by the user'): Promise<FeedCapture> {
     if (this.ended) return this.done
+    // Body text held back while its wire was not yet told is read first: it arrived before the stop.
+    if (this.attempt.finish === null && !this.attempt.chunkFed) this.flushHeld()
     const current = this.attempt.finish
     if (current !== null && current.kind !== 'error' && current.kind !== 'aborted') return this.end()
     const failure: LlmFailure = { message, code: 'ABORTED' }
@@ -277,11 +306,8 @@ export class SessionRecorder {
   private newAttempt(): AttemptState {
     this.attempts += 1
     return {
-      parser: new SseParser(),
-      translator: createTranslator(
-        'openai-sse',
-        this.options.baseURL !== undefined ? { baseURL: this.options.baseURL } : {},
-      ),
+      wire: null,
+      held: '',
       assembler: new BlockAssembler(),
       decoder: new TextDecoder('utf-8'),
       chunkSeqs: [],
