@@ -33,7 +33,8 @@ describe('loadSource', () => {
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
             'AWS Bedrock ConverseStream events (decoded from their frames), an AWS Bedrock event stream saved as text, ' +
-            'an Ollama /api/chat or /api/generate NDJSON stream, a Cohere v2 chat SSE stream, ' +
+            'an Ollama /api/chat or /api/generate NDJSON stream, ' +
+            'an Ollama stream printed one object over several lines (jq), a Cohere v2 chat SSE stream, ' +
             "the Vercel AI SDK's UI message stream (SSE), " +
             'a legacy OpenAI Completions (/v1/completions) SSE body, a Gemini Interactions API SSE body, ' +
             "@ai-sdk/devtools' stored generations (.devtools/generations.json), " +

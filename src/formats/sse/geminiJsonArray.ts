@@ -1,4 +1,5 @@
 import type { PiAiSseEvent } from './piAiSse'
+import { jsonValueEnd } from '../wire/concatenatedJson'
 import { emptyScan, type SseScan } from './sseEvents'
 
 /** The first keys a `GenerateContentResponse` can open with (the REST API's JSON, in its field order). */
@@ -58,7 +59,7 @@ export function scanGeminiJsonArray(
     }
     const start = pos
     const startLine = line
-    const end = objectEnd(text, start)
+    const end = jsonValueEnd(text, start)
     if (end === -1) {
       scan.unterminatedLast = { line: startLine }
       scan.undispatched = { start, end: text.trimEnd().length, line: startLine }
@@ -71,23 +72,4 @@ export function scanGeminiJsonArray(
   }
   strange("the array's closing ] never came (a capture cut short between two elements?)")
   return scan
-}
-
-/** Where the object starting at `start` ends (just after its closing brace), or -1 when the text ends first. */
-function objectEnd(text: string, start: number): number {
-  let depth = 0
-  let inString = false
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i += 1
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 123 || c === 91) depth += 1
-    else if (c === 125 || c === 93) {
-      depth -= 1
-      if (depth === 0) return i + 1
-    }
-  }
-  return -1
 }

@@ -10,11 +10,17 @@ import { readNdjsonWire, readSseWire, wireSource, type WireOptions } from './rea
 import { COHERE_EVENTS } from '../cohere/cohereEvents'
 import { createCompletionsDialect } from '../completions/completions'
 import { createInteractionsDialect } from '../interactions/interactions'
+import { compactConcatenated, firstConcatenated } from './concatenatedJson'
 import { sniffCompletions, sniffInteractions } from './peekSse'
 
 /** The wires without a harness route that Chunkscope reads by the route's principles (docs/protocol.md §9, "Wires without a harness route"). */
 export type WireFormatId =
-  'ollama-ndjson' | 'cohere-sse' | 'ai-sdk-ui-sse' | 'openai-completions-sse' | 'gemini-interactions-sse'
+  | 'ollama-ndjson'
+  | 'ollama-json-stream'
+  | 'cohere-sse'
+  | 'ai-sdk-ui-sse'
+  | 'openai-completions-sse'
+  | 'gemini-interactions-sse'
 
 const PEEK_LINES = 30
 const PEEK_CHARS = 1 << 16
@@ -65,6 +71,32 @@ export function sniffAiSdkUi(text: string): boolean {
 export function readOllama(text: string, options?: WireOptions): SseRead {
   return readNdjsonWire(text, 'ollama-ndjson', createOllamaDialect(), options)
 }
+/**
+ * Ollama's stream as `jq` (or any pretty-printer) shows it: the same objects, each spread over lines. Its first object
+ * has Ollama's `model`, `created_at` and `done`; a true NDJSON body is `ollama-ndjson`.
+ */
+export function sniffOllamaJsonStream(text: string): boolean {
+  if (sniffOllama(text)) return false
+  const first = firstConcatenated(text.slice(0, PEEK_CHARS))
+  return (
+    first !== null &&
+    typeof first['model'] === 'string' &&
+    typeof first['created_at'] === 'string' &&
+    typeof first['done'] === 'boolean'
+  )
+}
+
+/** Read as the NDJSON it was printed from: each object compacted onto its line (docs/protocol.md §9, "Ollama"). */
+export function readOllamaJsonStream(text: string, options?: WireOptions): SseRead {
+  const { ndjson, objects } = compactConcatenated(text)
+  const read = readOllama(ndjson, options)
+  const note = {
+    severity: 'info' as const,
+    message: `${objects} pretty-printed JSON objects (as jq prints a stream), read as the NDJSON they were printed from, one object a line; line numbers count that compact form`,
+  }
+  return { ...read, diagnostics: [note, ...read.diagnostics] }
+}
+
 export function readCohere(text: string, options?: WireOptions): SseRead {
   return readSseWire(text, 'cohere-sse', createCohereDialect(), options)
 }
@@ -87,6 +119,8 @@ export function readWireBody(
   options: WireOptions,
 ): { format: WireFormatId; read: SseRead } | null {
   if (sniffOllama(body)) return { format: 'ollama-ndjson', read: readOllama(body, options) }
+  if (sniffOllamaJsonStream(body))
+    return { format: 'ollama-json-stream', read: readOllamaJsonStream(body, options) }
   if (sniffCohere(body)) return { format: 'cohere-sse', read: readCohere(body, options) }
   if (sniffAiSdkUi(body)) return { format: 'ai-sdk-ui-sse', read: readAiSdkUi(body, options) }
   if (sniffCompletions(body))
@@ -110,6 +144,14 @@ export const WIRE_FORMATS = [
     input: 'text',
     sniff: sniffOllama,
     read: source(readOllama),
+  },
+  {
+    id: 'ollama-json-stream',
+    label: 'Ollama stream (pretty-printed)',
+    description: 'an Ollama stream printed one object over several lines (jq)',
+    input: 'text',
+    sniff: sniffOllamaJsonStream,
+    read: source(readOllamaJsonStream),
   },
   {
     id: 'cohere-sse',
