@@ -72,7 +72,7 @@ export function detectLiveWire(text: string, hint: WireHint = {}): LiveWireForma
   const path = (hint.path ?? '').split('?')[0]!
   if (/\/responses\/?$/.test(path)) return 'openai-responses-sse'
   if (/\/messages\/?$/.test(path)) return 'anthropic-sse'
-  if (/:streamGenerateContent$/.test(path)) return 'gemini-sse'
+  if (path.endsWith(':streamGenerateContent')) return 'gemini-sse'
   if (/\/api\/(chat|generate)\/?$/.test(path)) return 'ollama-ndjson'
   if (/\/v2\/chat\/?$/.test(path)) return 'cohere-sse'
   if (/\/interactions\/?$/.test(path)) return 'gemini-interactions-sse'
