@@ -14,6 +14,18 @@ describe('formats Chunkscope does not read are refused by name, never misread', 
     expect(detectFormat(fixture('openai-responses-error.sse'))).toBe('openai-responses-sse')
     expect(detectFormat(fixture('openai-responses.sse'))).toBe('openai-responses-sse')
   })
+
+  it("an MCP server's Streamable HTTP answer (SSE of JSON-RPC) is named, not read as Chat Completions", () => {
+    // The shape pydantic-ai's cassettes record from an MCP server (event: message, one JSON-RPC result a data line).
+    const mcp =
+      'event: message\ndata: {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}\n\n'
+    expect(detectFormat(mcp)).toBeNull()
+    const source = loadSource(mcp)
+    expect(source.sessions).toEqual([])
+    expect(source.diagnostics[0]!.message).toMatch(
+      /^a JSON-RPC stream \(an MCP server's Streamable HTTP response\)/,
+    )
+  })
 })
 
 describe('keep-alive comments', () => {

@@ -73,6 +73,12 @@ export function sniffForeignFormat(text: string): ForeignFormat | null {
       if (type === 'error' && /"sequence_number"\s*:/.test(line))
         return responses('an error event with sequence_number')
       if (type !== undefined && COHERE_EVENTS.has(type)) return cohere(`"type": "${type}"`)
+      // An MCP server's Streamable HTTP answer is SSE too, but JSON-RPC messages, not a model's stream.
+      if (/^data:\s*\{\s*"jsonrpc"\s*:\s*"2\.0"/.test(line))
+        return {
+          name: "a JSON-RPC stream (an MCP server's Streamable HTTP response)",
+          evidence: '"jsonrpc": "2.0"',
+        }
       const decoded = converse(line.slice(5).trimStart())
       if (decoded !== null) return decoded
       if (
