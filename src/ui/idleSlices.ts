@@ -15,20 +15,22 @@ const MIN_SLICE_MS = 3
  * const cancel = inIdleSlices((budgetMs) => counter.advance(budgetMs))
  */
 export function inIdleSlices(work: (budgetMs: number) => boolean): () => void {
-  let cancelled = false
+  // Dropped once done or cancelled: the cancel function outlives the work, and the work may hold a lot.
+  let job: typeof work | null = work
   let handle: number | ReturnType<typeof setTimeout> | undefined
   const idle = typeof requestIdleCallback === 'function'
   const run = (deadline?: IdleDeadline) => {
-    if (cancelled) return
+    if (job === null) return
     const left = deadline === undefined || deadline.didTimeout ? MIN_SLICE_MS : deadline.timeRemaining()
-    if (!work(Math.max(MIN_SLICE_MS, Math.min(IDLE_SLICE_MS, left)))) schedule()
+    if (job(Math.max(MIN_SLICE_MS, Math.min(IDLE_SLICE_MS, left)))) job = null
+    else schedule()
   }
   const schedule = () => {
     handle = idle ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(run, 0)
   }
   schedule()
   return () => {
-    cancelled = true
+    job = null
     if (handle === undefined) return
     if (idle) cancelIdleCallback(handle as number)
     else clearTimeout(handle)
