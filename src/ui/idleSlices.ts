@@ -5,6 +5,17 @@ const IDLE_TIMEOUT_MS = 200
 /** The least a slice gets when the browser's idle period is nearly over (or it ran on the timeout). */
 const MIN_SLICE_MS = 3
 
+type Scheduling = { readonly isInputPending?: () => boolean }
+
+/**
+ * True when a key press or click is waiting for the page (Chromium's `navigator.scheduling.isInputPending`; false
+ * where there is none): background slices end early for it, so it never waits for one.
+ */
+export function inputPending(): boolean {
+  const scheduling = (globalThis.navigator as { scheduling?: Scheduling } | undefined)?.scheduling
+  return scheduling?.isInputPending?.() ?? false
+}
+
 /**
  * Runs `work(budgetMs)` in the page's idle periods until it returns true (done), each call given what is left of the
  * idle period (between {@link MIN_SLICE_MS} and {@link IDLE_SLICE_MS}): background counting over a long stream

@@ -11,6 +11,8 @@ export type ChunkSearchOptions = {
   readonly yieldToHost?: () => Promise<number | void>
   /** Indexing slice length. */
   readonly sliceMs?: number
+  /** True when input is waiting for the page (`navigator.scheduling.isInputPending`): the slice ends early. */
+  readonly inputPending?: () => boolean
 }
 
 /** Indexing a slice for this long keeps a key press waiting at most about as long. */
@@ -59,7 +61,8 @@ export class ChunkSearch {
           worker!.postMessage({ type: 'piece', text } satisfies SearchRequest)
       }
       let budget = sliceMs
-      while (!builder.advance(budget)) {
+      const inputPending = options.inputPending ?? (() => false)
+      while (!builder.advance(budget, inputPending)) {
         if (worker !== null) send()
         // A busy machine may have no idle period for a long while; a waiting query does not wait for one.
         const offered = await (this.hurry ? nextTask() : yieldToHost())
