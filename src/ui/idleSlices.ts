@@ -1,7 +1,10 @@
 /** A slice never runs longer than this, idle period or not: a key pressed meanwhile waits at most about as long. */
 export const IDLE_SLICE_MS = 8
-/** A slice that got no idle period (a busy page) still runs after this long, so the work always finishes. */
-const IDLE_TIMEOUT_MS = 200
+/**
+ * A slice that got no idle period (a busy page) still runs after this long, so the work always finishes; long
+ * enough that one rarely runs as a task of its own while the user steps (a stepped page still has idle periods).
+ */
+const IDLE_TIMEOUT_MS = 1000
 /** The least a slice gets when the browser's idle period is nearly over (or it ran on the timeout). */
 const MIN_SLICE_MS = 3
 
