@@ -174,12 +174,22 @@ async function outline(page: Page): Promise<Row[]> {
   const atOpen = await rendered()
   const times: number[] = []
   const collapsed = tree.locator('[role="treeitem"][aria-expanded="false"][aria-level="1"]')
+  const since = await page.evaluate(() => performance.now())
   for (let i = 0; i < 5; i++) {
     const turn = collapsed.nth(i + 1)
     if ((await turn.count()) === 0) break
     await turn.click()
     times.push(await painted(page))
   }
+  // As INP measures a click: each of its events from its own timestamp to the next paint (the press→release time
+  // of Playwright's click is not in it, as a user's hold is not).
+  const clicks = (
+    await Promise.all(
+      ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'].map((name) =>
+        eventTiming(page, since, name),
+      ),
+    )
+  ).flat()
   const rows: Row[] = [
     {
       name: 'outline of the log: tree items rendered at open',
@@ -190,6 +200,12 @@ async function outline(page: Page): Promise<Row[]> {
     {
       name: 'outline: expand a turn (click→paint), worst of 5',
       value: times.length ? Math.max(...times) : NaN,
+      unit: 'ms',
+      goal: '≤ 16 ms',
+    },
+    {
+      name: 'outline: expand a turn, Event Timing worst (≥16 ms entries; 0 = none)',
+      value: clicks.length === 0 ? 0 : Math.max(...clicks),
       unit: 'ms',
       goal: '≤ 16 ms',
     },

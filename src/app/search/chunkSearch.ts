@@ -11,10 +11,14 @@ export type ChunkSearchOptions = {
   readonly yieldToHost?: () => Promise<number | void>
   /** Indexing slice length. */
   readonly sliceMs?: number
+  /** True when input is waiting for the page (`navigator.scheduling.isInputPending`): the slice ends early. */
+  readonly inputPending?: () => boolean
 }
 
 /** Indexing a slice for this long keeps a key press waiting at most about as long. */
 const SLICE_MS = 6
+/** A query is waiting on the index: its slices run longer (still far from a long task), the user waits anyway. */
+const HURRY_SLICE_MS = 20
 
 /**
  * The timeline search of one stream: the chunks' text is indexed on this thread in short slices (it reads the
@@ -59,11 +63,16 @@ export class ChunkSearch {
           worker!.postMessage({ type: 'piece', text } satisfies SearchRequest)
       }
       let budget = sliceMs
-      while (!builder.advance(budget)) {
+      const inputPending = options.inputPending ?? (() => false)
+      while (!builder.advance(budget, inputPending)) {
         if (worker !== null) send()
         // A busy machine may have no idle period for a long while; a waiting query does not wait for one.
         const offered = await (this.hurry ? nextTask() : yieldToHost())
-        budget = typeof offered === 'number' ? Math.min(sliceMs, offered) : sliceMs
+        budget = this.hurry
+          ? Math.max(sliceMs, HURRY_SLICE_MS)
+          : typeof offered === 'number'
+            ? Math.min(sliceMs, offered)
+            : sliceMs
         if (this.disposed) return null
       }
       if (worker === null) return builder.finish()

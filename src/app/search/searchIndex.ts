@@ -17,6 +17,7 @@ export type SearchIndex = {
 export type FieldsOf = (chunk: AnyChunk) => readonly string[]
 
 const SEPARATOR = '\u0000'
+const never = () => false
 
 /**
  * Builds a {@link SearchIndex} a slice at a time (`advance` returns true when done), so a long stream is indexed
@@ -44,8 +45,11 @@ export class SearchIndexBuilder {
     this.starts = new Int32Array(chunks.length + 1)
   }
 
-  /** Indexes chunks for about `budgetMs`; true once every chunk is in. */
-  advance(budgetMs = Infinity): boolean {
+  /**
+   * Indexes chunks for about `budgetMs`, or until `interrupted()` says to stop (input waiting); true once every
+   * chunk is in.
+   */
+  advance(budgetMs = Infinity, interrupted: () => boolean = never): boolean {
     const started = this.now()
     const { chunks, starts } = this
     const parts: string[] = []
@@ -61,7 +65,7 @@ export class SearchIndexBuilder {
         }
       }
       this.next = stop
-      if (this.now() - started >= budgetMs) break
+      if (this.now() - started >= budgetMs || interrupted()) break
     }
     if (parts.length > 0) this.pieces.push(parts.join(''))
     return this.next >= chunks.length

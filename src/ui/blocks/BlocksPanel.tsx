@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { isStreamChunk } from '../../core/protocol'
 import type { BlockFrame } from '../../core/ReplayEngine'
 import { CHUNK_STYLE } from '../chunkStyle'
@@ -22,14 +22,21 @@ export function BlocksPanel() {
   const engine = useChunkscope((s) => s.engine)
   const partials = frame?.partials ?? NO_BLOCKS
   const scrollRef = useRef<HTMLDivElement>(null)
+  // A card's key is its block's first-seen order. The partials at any cursor are the blocks seen so far in that
+  // order, so one key function serves every step: one made per render would make the virtualizer recompute every
+  // card's place on every step (thousands of cards in a long stream).
+  const seen = useRef(partials)
+  seen.current = partials
+  const getItemKey = useCallback((position: number) => seen.current[position]?.life.order ?? position, [])
+  const count = partials.length
   // No React Compiler in this build: the virtualizer's functions are read fresh on every render.
   // oxlint-disable-next-line react/incompatible-library
   const virtualizer = useVirtualizer({
-    count: partials.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 96,
     overscan: 2,
-    getItemKey: (position) => partials[position]?.life.order ?? position,
+    getItemKey,
   })
 
   const effect = frame?.last?.effect

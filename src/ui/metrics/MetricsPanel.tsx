@@ -5,7 +5,7 @@ import { useChunkscope } from '../StoreContext'
 import type { ChunkType } from '../../core/protocol'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import type { T } from '../i18n/translate'
-import { inIdleSlices } from '../idleSlices'
+import { inIdleSlices, inputPending } from '../idleSlices'
 import { buildMetrics, MetricsCounter, type StreamMetrics } from './buildMetrics'
 import { formatDuration, formatNumber } from './format'
 import { GapChart } from './GapChart'
@@ -32,7 +32,7 @@ export function MetricsPanel() {
 /** Streams up to this many chunks are counted in the (deferred) render; longer ones in idle slices after it. */
 const SYNC_CHUNKS = 100_000
 /** Chunks counted between two looks at the clock. */
-const STEP = 2048
+const STEP = 1024
 
 type Counted = { readonly engine: ReplayEngine; readonly t: T; readonly metrics: StreamMetrics }
 
@@ -52,7 +52,8 @@ function useMetrics(engine: ReplayEngine | null, t: T): StreamMetrics | null {
     const counter = new MetricsCounter(engine.chunks)
     return inIdleSlices((budgetMs) => {
       const started = performance.now()
-      while (!counter.done && performance.now() - started < budgetMs) counter.countTo(counter.next + STEP)
+      do counter.countTo(counter.next + STEP)
+      while (!counter.done && performance.now() - started < budgetMs && !inputPending())
       if (counter.done) setCounted({ engine, t, metrics: counter.result(t) })
       return counter.done
     })

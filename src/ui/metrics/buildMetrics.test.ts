@@ -4,7 +4,8 @@ import { loadSource } from '../../formats/load'
 import { be, bs, finish, sourced, tcd, td, usage } from '../../test/chunks'
 import { readCorpus } from '../../test/corpus'
 import fc from 'fast-check'
-import { MAX_BUCKETS, buildMetrics, median } from './buildMetrics'
+import { MAX_BUCKETS, MetricsCounter, buildMetrics, median } from './buildMetrics'
+import { anyStream } from '../../test/arbitraries'
 import { formatDuration, formatNumber } from './format'
 
 function streams(name: string) {
@@ -184,6 +185,48 @@ describe('median', () => {
         const expected = n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2
         expect(median(Float64Array.from(values))).toBe(expected)
       }),
+    )
+  })
+})
+
+describe('counting in slices', () => {
+  // The panel counts a long stream over several idle slices: where the slices end must not change a figure.
+  const inPieces = (chunks: readonly SourcedChunk[], cuts: readonly number[]) => {
+    const counter = new MetricsCounter(chunks)
+    for (const cut of [...cuts].sort((a, b) => a - b)) counter.countTo(cut)
+    counter.countTo(chunks.length)
+    return counter.done ? counter.result() : null
+  }
+
+  it('gives what one pass gives, on corpus streams cut anywhere', () => {
+    const attempts = [
+      ...streams('headless-agent-tool-outcome-unknown-session.jsonl'),
+      ...streams('acp-agent-escalation-approved-session.jsonl'),
+    ]
+    fc.assert(
+      fc.property(fc.nat(attempts.length - 1), fc.array(fc.nat(), { maxLength: 6 }), (which, cuts) => {
+        const chunks = attempts[which]!.chunks
+        expect(
+          inPieces(
+            chunks,
+            cuts.map((cut) => cut % (chunks.length + 1)),
+          ),
+        ).toEqual(buildMetrics(chunks))
+      }),
+    )
+  })
+
+  it('gives what one pass gives, on random streams with random times', () => {
+    fc.assert(
+      fc.property(
+        anyStream(40),
+        fc.array(fc.option(fc.integer({ min: -5, max: 1_000_000 })), { maxLength: 40 }),
+        fc.array(fc.nat(40), { maxLength: 5 }),
+        (chunks, times, cuts) => {
+          const stream = timed(chunks, times)
+          expect(inPieces(stream, cuts)).toEqual(buildMetrics(stream))
+        },
+      ),
     )
   })
 })

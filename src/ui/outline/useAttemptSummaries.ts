@@ -3,6 +3,7 @@ import { useEffect, useMemo, useReducer } from 'react'
 import type { AttemptSummary } from '../../core/attemptSummary'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { LAZY_CHUNKS, type AttemptResults } from '../../app/attemptResults'
+import { inputPending } from '../idleSlices'
 import type { OutlineAttempt } from './buildOutline'
 
 /** Sources up to this many chunks are summarised before the first paint; longer ones in slices after it. */
@@ -43,7 +44,7 @@ export function useAttemptSummaries(
     let shown = performance.now()
     let cancel = () => {}
     // In idle periods where the browser has them (after a frame's work, with no input waiting), within what the
-    // period has left: key presses do not queue behind a slice.
+    // period has left, ending early when input arrives: key presses do not queue behind a slice.
     const schedule = () => {
       if (typeof requestIdleCallback !== 'function') {
         const timer = setTimeout(() => work(SLICE_MS), 0)
@@ -62,7 +63,7 @@ export function useAttemptSummaries(
         next += 1
         if (chunksOf(attempt).length > LAZY_CHUNKS) continue
         computed = results.summary(attempt) !== null || computed
-      } while (next < attempts.length && performance.now() - started < budget)
+      } while (next < attempts.length && performance.now() - started < budget && !inputPending())
       const done = next >= attempts.length
       if (computed && (done || performance.now() - shown > RENDER_EVERY_MS)) {
         computed = false

@@ -55,6 +55,18 @@ describe('the timeline search index', () => {
     expect(builder.finish()).toEqual(indexOf(stream))
   })
 
+  it('handed over in pieces (as the worker gets it), the text joins to the index built in one go', () => {
+    const stream = generateStream(5_000, 30)
+    let clock = 0
+    const builder = new SearchIndexBuilder(stream, searchFields, () => (clock += 1))
+    const pieces: string[] = []
+    while (!builder.advance(1)) pieces.push(...builder.takePieces())
+    pieces.push(...builder.takePieces())
+    const starts = builder.end()
+    expect(pieces.length).toBeGreaterThan(2)
+    expect({ text: pieces.join(''), starts }).toEqual(indexOf(stream))
+  })
+
   it('ChunkSearch answers the newest query; an overtaken one gets null', async () => {
     const stream = generateStream(3_000, 40)
     const search = new ChunkSearch(stream, searchFields, { yieldToHost: () => Promise.resolve() })

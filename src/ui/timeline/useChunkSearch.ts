@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react'
 import { ChunkSearch } from '../../app/search/chunkSearch'
 import type { ReplayEngine } from '../../core/ReplayEngine'
+import { inputPending } from '../idleSlices'
 import { searchFields } from './describeChunk'
 
 /**
@@ -37,7 +38,10 @@ export function useChunkSearch(engine: ReplayEngine): () => ChunkSearch {
   const get = useCallback(() => {
     if (ref.current?.engine !== engine) {
       ref.current?.search.dispose()
-      ref.current = { engine, search: new ChunkSearch(engine.chunks, searchFields, { yieldToHost: idle }) }
+      ref.current = {
+        engine,
+        search: new ChunkSearch(engine.chunks, searchFields, { yieldToHost: idle, inputPending }),
+      }
     }
     return ref.current.search
   }, [engine])
