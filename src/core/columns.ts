@@ -136,6 +136,21 @@ const START_KEYS = ['type', 'index', 'blockType']
 
 type Writable = { -readonly [K in keyof Columns]: Columns[K] }
 
+/** What a checked packed row (docs/protocol.md §7, formats/packedRow.ts) is made of: member k's seq is seq0 + k. */
+export type PackedRun = {
+  readonly seq0: number
+  readonly time0: number
+  readonly dt: readonly number[]
+  readonly turn: unknown
+  readonly step: unknown
+  readonly index: unknown
+  readonly payload: readonly string[]
+  readonly isToolCall: boolean
+  readonly hasName: boolean
+  readonly id: unknown
+  readonly name: unknown
+}
+
 /** Rows per batch: the worker posts each batch in its own message (transfer.ts), the page keeps them as they are. */
 export const COLUMN_BATCH = 50_000
 
@@ -147,6 +162,8 @@ export const COLUMN_BATCH = 50_000
  */
 export class ColumnWriter {
   readonly batches: Columns[] = []
+  /** The events that travel whole (every one but the rows of numbers), in order: what `wholeEvents` finds. */
+  readonly whole: SessionEvent[] = []
   /** Rows written so far. */
   length = 0
   private encoder: Encoder
@@ -155,13 +172,19 @@ export class ColumnWriter {
     private readonly events: boolean,
     private readonly batch = COLUMN_BATCH,
   ) {
-    this.encoder = new Encoder(batch, events)
+    this.encoder = this.next()
+  }
+
+  private next(): Encoder {
+    const encoder = new Encoder(this.batch, this.events)
+    if (this.events) encoder.whole = this.whole
+    return encoder
   }
 
   private room(): Encoder {
     if (this.encoder.full) {
       this.batches.push(this.encoder.finish())
-      this.encoder = new Encoder(this.batch, this.events)
+      this.encoder = this.next()
     }
     this.length += 1
     return this.encoder
@@ -187,6 +210,25 @@ export class ColumnWriter {
     chunk: AnyChunk,
   ): void {
     this.room().member(seq, time, line, packed, turn, step, chunk)
+  }
+
+  /**
+   * Every member of a packed row (docs/protocol.md §7) at once: the rows {@link member} would write for each, the
+   * chunks built (`chunkOf`) only for members that must travel whole (an index that is no number).
+   */
+  members(run: PackedRun, line: number, packed: PackedRowType, chunkOf: (k: number) => AnyChunk): void {
+    const count = run.payload.length
+    let time = run.time0
+    for (let from = 0; from < count;) {
+      if (this.encoder.full) {
+        this.batches.push(this.encoder.finish())
+        this.encoder = this.next()
+      }
+      const to = Math.min(count, from + this.batch - this.encoder.count)
+      time = this.encoder.members(run, from, to, time, line, packed, chunkOf)
+      this.length += to - from
+      from = to
+    }
   }
 
   /** A stream's chunk `{ seq, time, chunk }` by its fields. */
@@ -232,6 +274,14 @@ class Encoder {
     }
   }
 
+  /** With a list, every event that travels whole is also appended to it (a writer's `whole`). */
+  whole: SessionEvent[] | null = null
+
+  private keepWhole(event: SessionEvent): SessionEvent {
+    this.whole?.push(event)
+    return event
+  }
+
   get full(): boolean {
     return this.at === this.columns.length
   }
@@ -266,25 +316,25 @@ class Encoder {
       ['indexes', 'indexBases', indexed],
     ] as const) {
       const values = columns[key] as Float64Array
-      const narrowed = narrow(values)
-      const offsets = narrowed.BYTES_PER_ELEMENT > 1 ? blocked(values, used, 0xffff, false) : null
-      if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= narrowed.BYTES_PER_ELEMENT)
-        columns[key] = narrowed
+      const width = integerWidth(values)
+      const offsets = width > 1 ? blocked(values, used, 0xffff, false) : null
+      if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= width)
+        columns[key] = narrowTo(values, width)
       else [columns[key], columns[bases]] = [offsets.values, offsets.bases]
     }
-    const times = narrowTimes(columns.times as Float64Array, rows)
+    const values = columns.times as Float64Array
     // No time at all stays an empty array; else offsets per block when they fit 2 bytes (clocks tick in ms).
-    const blockedTimes =
-      times.values.length === 0 ? null : blocked(columns.times as Float64Array, rows, NULL_TIME - 1, true)
+    const blockedTimes = hasTime(values, rows) ? blocked(values, rows, NULL_TIME - 1, true) : null
     if (blockedTimes !== null) {
       columns.times = blockedTimes.values
       columns.timeBases = blockedTimes.bases
     } else {
+      const times = narrowTimes(values, rows)
       columns.times = times.values
       columns.timeBase = times.base
     }
     columns.texts = narrowIndexes(columns.texts as Int32Array, this.strings.length)
-    columns.toolPairs = Int32Array.from(this.toolPairs)
+    columns.toolPairs = new Int32Array(this.toolPairs)
     columns.tools = narrowIndexes(columns.tools as Int32Array, this.pairs.size)
     return columns
   }
@@ -306,7 +356,7 @@ class Encoder {
       hasKeys(data, DATA_KEYS) &&
       typeof data['turn'] === 'number' &&
       typeof data['step'] === 'number'
-    if (!columnar) return void this.objects.push(event)
+    if (!columnar) return void this.objects.push(this.keepWhole(event))
     const { rows, seqs, times, lines, turns, steps } = this.columns
     rows[i] = packed === undefined ? ROW.event : ROW[packed]
     seqs[i] = event.seq
@@ -329,7 +379,9 @@ class Encoder {
     const i = this.at++
     if (typeof turn !== 'number' || typeof step !== 'number') {
       // The event formats/packedRow.ts decodes the member to, keys in its order.
-      this.objects.push({ type: 'assistant/chunk', seq, time, data: { turn, step, chunk }, line, packed })
+      this.objects.push(
+        this.keepWhole({ type: 'assistant/chunk', seq, time, data: { turn, step, chunk }, line, packed }),
+      )
       return
     }
     const { rows, seqs, times, lines, turns, steps } = this.columns
@@ -340,6 +392,68 @@ class Encoder {
     turns[i] = turn
     steps[i] = step
     this.chunk(i, chunk)
+  }
+
+  /** Members [from, to) of a packed row, the first at `time`: the time of the last. */
+  members(
+    run: PackedRun,
+    from: number,
+    to: number,
+    time: number,
+    line: number,
+    packed: PackedRowType,
+    chunkOf: (k: number) => AnyChunk,
+  ): number {
+    const { seq0, dt, turn, step, index, payload, isToolCall } = run
+    const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools } = this.columns
+    const row = ROW[packed]
+    const code = isToolCall
+      ? run.hasName
+        ? CHUNK.tool
+        : CHUNK.toolNoName
+      : packed === 'text-chunks'
+        ? CHUNK.text
+        : CHUNK.reasoning
+    const columnar = typeof turn === 'number' && typeof step === 'number'
+    const indexed = typeof index === 'number'
+    let pair = -1
+    for (let k = from; k < to; k++) {
+      if (k > from) time += dt[k - 1]!
+      const i = this.at++
+      if (!columnar) {
+        const chunk = chunkOf(k)
+        const event = {
+          type: 'assistant/chunk',
+          seq: seq0 + k,
+          time,
+          data: { turn, step, chunk },
+          line,
+          packed,
+        }
+        this.objects.push(this.keepWhole(event))
+        continue
+      }
+      rows[i] = row
+      seqs[i] = seq0 + k
+      times[i] = time
+      lines[i] = line
+      turns[i] = turn
+      steps[i] = step
+      if (!indexed) {
+        this.objects.push(chunkOf(k))
+        continue
+      }
+      chunks[i] = code
+      indexes[i] = index
+      texts[i] = this.string(payload[k]!)
+      if (isToolCall) {
+        // One (id, name) for the whole row, as `chunk` would find for each member.
+        if (pair === -1)
+          pair = this.pair(this.string(run.id as string), run.hasName ? this.string(run.name as string) : -1)
+        tools[i] = pair
+      }
+    }
+    return time
   }
 
   sourcedFields(seq: number, time: number | null, chunk: AnyChunk): void {
@@ -420,26 +534,42 @@ function chunkCode(chunk: Record<string, unknown>): number {
   }
 }
 
+/** `Object.is(value, -0)`, cheap enough for a loop over every row (typed-array copies of −0 give 0, not −0). */
+function isNegativeZero(value: number): boolean {
+  return value === 0 && 1 / value < 0
+}
+
 /** Indexes into a table of `size` entries in the narrowest array that holds them. */
 function narrowIndexes(indexes: Int32Array, size: number): IndexColumn {
-  if (size <= 0x100) return Uint8Array.from(indexes)
-  if (size <= 0x10000) return Uint16Array.from(indexes)
+  if (size <= 0x100) return new Uint8Array(indexes)
+  if (size <= 0x10000) return new Uint16Array(indexes)
   return indexes
 }
 
 /** The narrowest integer array that holds every value exactly (none may be fractional or −0), else `values`. */
 function narrow(values: Float64Array): NumberColumn {
+  return narrowTo(values, integerWidth(values))
+}
+
+/** The bytes a value of the narrowest integer array holding every value exactly takes; 8 when none does. */
+function integerWidth(values: Float64Array): 1 | 2 | 4 | 8 {
   let low = 0
   let high = 0
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!
-    if ((value | 0) !== value || Object.is(value, -0)) return values
+    if ((value | 0) !== value || isNegativeZero(value)) return 8
     if (value < low) low = value
     if (value > high) high = value
   }
-  if (low >= 0 && high <= 0xff) return Uint8Array.from(values)
-  if (low >= 0 && high <= 0xffff) return Uint16Array.from(values)
-  return Int32Array.from(values)
+  if (low >= 0 && high <= 0xff) return 1
+  if (low >= 0 && high <= 0xffff) return 2
+  return 4
+}
+
+function narrowTo(values: Float64Array, width: 1 | 2 | 4 | 8): NumberColumn {
+  if (width === 1) return new Uint8Array(values)
+  if (width === 2) return new Uint16Array(values)
+  return width === 4 ? new Int32Array(values) : values
 }
 
 /**
@@ -454,9 +584,9 @@ function blocked(
   nullable: boolean,
 ): { values: Uint8Array | Uint16Array; bases: Float64Array } | null {
   const bases = new Float64Array(Math.ceil(values.length / BLOCK))
-  const offsets = new Uint16Array(values.length)
   let widest = 0
   let nulls = false
+  // First the bases and the widest span, then the offsets, straight into the array they fit.
   for (let block = 0; block < bases.length; block++) {
     const from = block * BLOCK
     const to = Math.min(values.length, from + BLOCK)
@@ -466,26 +596,34 @@ function blocked(
       const value = values[i]!
       if (used[i] === 0) continue
       if (Number.isNaN(value)) {
-        if (nullable) continue
+        if (nullable) {
+          nulls = true
+          continue
+        }
         return null
       }
-      if (!Number.isSafeInteger(value) || Object.is(value, -0)) return null
+      if (!Number.isSafeInteger(value) || isNegativeZero(value)) return null
       if (value < low) low = value
       if (value > high) high = value
     }
     if (low === Infinity) low = high = 0
     if (high - low > limit) return null
     bases[block] = low
-    for (let i = from; i < to; i++) {
-      const value = values[i]!
-      if (Number.isNaN(value) && used[i] !== 0) {
-        offsets[i] = NULL_TIME
-        nulls = true
-      } else if (used[i] !== 0) offsets[i] = value - low
-    }
     widest = Math.max(widest, high - low)
   }
-  return { values: widest <= 0xff && !nulls ? Uint8Array.from(offsets) : offsets, bases }
+  const offsets = widest <= 0xff && !nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
+  for (let i = 0; i < values.length; i++) {
+    if (used[i] === 0) continue
+    const value = values[i]!
+    offsets[i] = Number.isNaN(value) ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
+  }
+  return { values: offsets, bases }
+}
+
+/** Whether some row held as numbers has a time (a record that travelled whole keeps its own). */
+function hasTime(values: Float64Array, rows: Uint8Array): boolean {
+  for (let i = 0; i < values.length; i++) if (rows[i] !== 0 && !Number.isNaN(values[i]!)) return true
+  return false
 }
 
 /** Times as offsets from the earliest, −1 for null, when all are integers within 2³¹ − 2 ms of it (real clocks). */
@@ -499,7 +637,7 @@ function narrowTimes(
     const value = values[i]!
     // A record that travelled whole keeps its own time; its slot here is unused.
     if (Number.isNaN(value) || rows[i] === 0) continue
-    if (!Number.isInteger(value) || Object.is(value, -0)) return { values, base: 0 }
+    if (!Number.isInteger(value) || isNegativeZero(value)) return { values, base: 0 }
     if (value < base) base = value
     if (value > high) high = value
   }

@@ -1,11 +1,12 @@
-import { holdSession, RowBatches, wholeEvents, type HeldStream } from '../core/chunkStore'
+import { holdSession, RowBatches, type HeldStream } from '../core/chunkStore'
 import { ColumnWriter, type Columns } from '../core/columns'
-import { buildStreamSession, SessionSegmenter, type SessionEvent } from '../core/session'
+import { buildStreamSession, SessionSegmenter } from '../core/session'
 import { isRecord } from '../core/base/isRecord'
 import { eachNdjsonChunk, noChunks } from './chunkFiles'
 import { detectFormat } from './registry'
 import { eachLine, isBlank, type ProgressHook } from './json'
 import { loadSource } from './load'
+import { memberChunk } from './packedRow'
 import { SessionJsonlReader } from './sessionJsonl'
 import { citationDiagnostics, eventsRoom } from './sessionSource'
 import type { Diagnostic, LoadedSource, ReadResult } from './types'
@@ -76,6 +77,15 @@ export function readSessionColumns(text: string, onProgress?: ProgressHook): Rea
       given = chunk
       segmenter.chunk(seq, time, turn, step, chunk)
     },
+    members: (members, line, packed) => {
+      writer.members(members, line, packed, (k) => memberChunk(members, k))
+      const count = members.payload.length
+      const first = writer.length - count
+      if (!inOrder(members.seq0)) return
+      lastSeq = members.seq0 + count - 1
+      ;(streams[segmenter.chunkRun(members.seq0, count, members.turn, members.step)] ??=
+        new RowList()).pushRun(first, count)
+    },
   })
   eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }), onProgress)
   if (!ordered || !own) return null
@@ -86,11 +96,9 @@ export function readSessionColumns(text: string, onProgress?: ProgressHook): Rea
     return { diagnostics, sessions: [] }
   }
   const session = segmenter.session(read.header, [])
-  const whole: SessionEvent[] = []
   const events = batchesOf(writer.finish())
-  for (const batch of events.batches) wholeEvents(batch, whole)
   const held: HeldStream[] = session.streams.map((_, stream) => streams[stream]!.array())
-  holdSession(session, events, whole, held)
+  holdSession(session, events, writer.whole, held)
   diagnostics.push(...citationDiagnostics(session))
   return { diagnostics, sessions: [session] }
 }
@@ -124,6 +132,17 @@ class RowList {
       this.rows = grown
     }
     this.rows[this.length++] = row
+  }
+
+  /** Rows first, first + 1, …, first + count − 1. */
+  pushRun(first: number, count: number): void {
+    while (this.length + count > this.rows.length) {
+      const grown = new Int32Array(this.rows.length * 2)
+      grown.set(this.rows)
+      this.rows = grown
+    }
+    for (let k = 0; k < count; k++) this.rows[this.length + k] = first + k
+    this.length += count
   }
 
   array(): Int32Array {

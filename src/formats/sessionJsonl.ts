@@ -9,6 +9,7 @@ import {
   isSeq,
   memberChunk,
   type EventSink,
+  type PackedMembers,
 } from './packedRow'
 import type { Diagnostic } from './types'
 import { isRecord } from '../core/base/isRecord'
@@ -65,6 +66,8 @@ export type EventHandOver = {
     line: number,
     packed: PackedRowType,
   ): void
+  /** When given, a packed row's members come here all at once, as the row's checked fields, instead of to `member`. */
+  members?(members: PackedMembers, line: number, packed: PackedRowType): void
 }
 
 /**
@@ -194,12 +197,17 @@ export class SessionJsonlReader {
     const members = checkPackedRow(row, type)
     if (typeof members === 'string') return members
     const { seq0, dt, turn, step, payload } = members
+    this.handed += payload.length
+    const handOver = this.handOver!
+    if (handOver.members !== undefined) {
+      handOver.members(members, line, type)
+      return null
+    }
     let time = members.time0
     for (let k = 0; k < payload.length; k++) {
       if (k > 0) time += dt[k - 1]!
-      this.handOver!.member(seq0 + k, time, turn, step, memberChunk(members, k), line, type)
+      handOver.member(seq0 + k, time, turn, step, memberChunk(members, k), line, type)
     }
-    this.handed += payload.length
     return null
   }
 
