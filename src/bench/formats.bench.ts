@@ -96,10 +96,12 @@ const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 3)
 /** `BENCH_FORMATS='chunk ndjson,session'` runs only the text formats whose names contain one of those (case ignored). */
 const only = (process.env['BENCH_FORMATS'] ?? '').split(',').filter(Boolean)
 const gc = (globalThis as { gc?: () => void }).gc
+/** The JS heap plus the typed arrays' backing stores, which live outside it (a columnar load keeps its chunks there). */
 const heapUsed = (): number => {
   gc?.()
   gc?.()
-  return process.memoryUsage().heapUsed
+  const { heapUsed, arrayBuffers } = process.memoryUsage()
+  return heapUsed + arrayBuffers
 }
 
 const rows: Row[] = []
