@@ -95,11 +95,18 @@ export class SessionSegmenter {
 
   /**
    * The members of one packed row (§7) by their common fields, for a segmenter with a hand-over whose caller keeps
-   * the chunks itself (formats/columnSource.ts): the index of their stream in `streams`, which the hand-over is not
-   * told. The seqs must follow the events added before, like every event's.
+   * the chunks itself (formats/columnSource.ts): the index of their stream in `streams`. With `chunkOf`, member k's
+   * chunk goes to the hand-over as {@link chunk} would hand it; without, the hand-over is not told. The seqs must
+   * follow the events added before, like every event's.
    */
-  chunkRun(seq0: number, count: number, turn: unknown, step: unknown): number {
-    return this.builder.addChunkRun(seq0, count, turn, step)
+  chunkRun(
+    seq0: number,
+    count: number,
+    turn: unknown,
+    step: unknown,
+    chunkOf?: (k: number) => AnyChunk,
+  ): number {
+    return this.builder.addChunkRun(seq0, count, turn, step, chunkOf)
   }
 
   /** The session so far; `events` are what the caller kept of the events it added. */
@@ -302,15 +309,26 @@ class SessionBuilder {
    * The `count` chunk events of one packed row (§7: seqs seq0, seq0 + 1, …, one turn and step, none a finish) for
    * a builder with a hand-over, whose caller keeps the chunks: the index of their stream.
    */
-  addChunkRun(seq0: number, count: number, turn: unknown, step: unknown): number {
-    const cursor = this.open(asInt(turn), asInt(step))
-    const seqs = this.streamSeqs[cursor.index]!
+  addChunkRun(
+    seq0: number,
+    count: number,
+    turn: unknown,
+    step: unknown,
+    chunkOf?: (k: number) => AnyChunk,
+  ): number {
+    if (this.handOver === undefined) throw new Error('a run of chunks needs a builder with a hand-over')
+    const index = this.open(asInt(turn), asInt(step)).index
+    const streamSeqs = this.streamSeqs[index]!
+    while (this.size + count > this.seqs.length) this.grow()
+    const { seqs, owners, size } = this
     for (let k = 0; k < count; k++) {
-      this.note(seq0 + k)
-      this.owners[this.size - 1] = cursor.index
-      seqs.push(seq0 + k)
+      seqs[size + k] = seq0 + k
+      owners[size + k] = index
+      streamSeqs.push(seq0 + k)
     }
-    return cursor.index
+    this.size += count
+    if (chunkOf !== undefined) for (let k = 0; k < count; k++) this.handOver(index, chunkOf(k), seq0 + k)
+    return index
   }
 
   /** The cursor of (turn, step), on the attempt the next chunk of it belongs to (opened here when it is new). */
