@@ -5,6 +5,7 @@ import { ColumnRows, encodeEvents } from '../core/columns'
 import type { SessionEvent } from '../core/session'
 import { corpusFiles, readCorpus } from '../test/corpus'
 import { generateStream } from '../test/generate'
+import { jsonl } from '../test/builders'
 import { generateSessionLog } from '../test/generateSession'
 import { mutate, random } from '../test/hostile'
 import { loadColumns } from './columnSource'
@@ -68,6 +69,53 @@ describe('loadColumns ≡ loadSource', () => {
       }
     // Most mutations keep a log the columns read (the rest are out of seq order or no longer a session log).
     expect(columnar).toBeGreaterThan(logs.length * 6)
+  })
+
+  it('on rows of shapes the columns do not hold as numbers (they travel whole, still equal)', () => {
+    const header = { type: 'session', version: 0, id: 's', createdAt: 1 }
+    const row = (seq0: number, data: Record<string, unknown>, type = 'text-chunks') => ({
+      type,
+      seq0,
+      time0: 10 + seq0,
+      data: { turn: 1, step: 1, index: 0, dt: [1, -2], texts: ['a', 'b', 'c'], ...data },
+    })
+    const text = jsonl(
+      header,
+      { type: 'turn/start', seq: 0, time: 1, data: { turn: 1 } },
+      row(1, {}),
+      row(4, { turn: 'one' }),
+      row(7, { index: null }),
+      row(10, { step: 2.5 }),
+      row(13, { args: ['{"', 'x', '"}'], id: 'call_1', name: 'bash', texts: undefined }, 'tool-call-chunks'),
+      row(16, { args: ['1', '2', '3'], id: 'call_2', texts: undefined }, 'tool-call-chunks'),
+      {
+        type: 'assistant/chunk',
+        seq: 19,
+        time: 40,
+        data: { turn: 1, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } },
+      },
+      {
+        type: 'assistant/chunk',
+        seq: 20,
+        time: null,
+        data: { step: 1, turn: 1, chunk: { type: 'text-delta', index: 0, text: 'x' } },
+      },
+      {
+        type: 'assistant/chunk',
+        seq: 21,
+        time: 42.5,
+        data: { turn: 1, step: 1, chunk: { index: 0, type: 'text-delta', text: 'y' } },
+        surfaceOp: 'x',
+      },
+      {
+        type: 'assistant/message',
+        seq: 22,
+        time: 43,
+        data: { turn: 1, step: 1, message: { content: [] } },
+        sourceEventSeqs: [1, 2, 3],
+      },
+    )
+    expect(held(expectSame(text))).toBe(true)
   })
 
   it('on generated session logs', () => {
