@@ -93,6 +93,22 @@ export class SessionSegmenter {
     this.builder.addChunkEvent(seq, time, turn, step, chunk)
   }
 
+  /**
+   * The members of one packed row (§7) by their common fields, for a segmenter with a hand-over whose caller keeps
+   * the chunks itself (formats/columnSource.ts): the index of their stream in `streams`. With `chunkOf`, member k's
+   * chunk goes to the hand-over as {@link chunk} would hand it; without, the hand-over is not told. The seqs must
+   * follow the events added before, like every event's.
+   */
+  chunkRun(
+    seq0: number,
+    count: number,
+    turn: unknown,
+    step: unknown,
+    chunkOf?: (k: number) => AnyChunk,
+  ): number {
+    return this.builder.addChunkRun(seq0, count, turn, step, chunkOf)
+  }
+
   /** The session so far; `events` are what the caller kept of the events it added. */
   session(header: SessionHeader | null, events: SessionEvent[]): Session {
     const messages = this.builder.link()
@@ -278,6 +294,45 @@ class SessionBuilder {
     step: number | null,
     value: unknown,
   ): void {
+    const cursor = this.open(turn, step)
+    const chunk = asChunk(value)
+    if (this.handOver === undefined) cursor.current!.chunks.push({ seq, time, chunk })
+    else {
+      this.streamSeqs[cursor.index]!.push(seq)
+      this.handOver(cursor.index, chunk, seq)
+    }
+    this.owners[this.size - 1] = cursor.index
+    if (chunk.type === 'finish') cursor.finished = true
+  }
+
+  /**
+   * The `count` chunk events of one packed row (§7: seqs seq0, seq0 + 1, …, one turn and step, none a finish) for
+   * a builder with a hand-over, whose caller keeps the chunks: the index of their stream.
+   */
+  addChunkRun(
+    seq0: number,
+    count: number,
+    turn: unknown,
+    step: unknown,
+    chunkOf?: (k: number) => AnyChunk,
+  ): number {
+    if (this.handOver === undefined) throw new Error('a run of chunks needs a builder with a hand-over')
+    const index = this.open(asInt(turn), asInt(step)).index
+    const streamSeqs = this.streamSeqs[index]!
+    while (this.size + count > this.seqs.length) this.grow()
+    const { seqs, owners, size } = this
+    for (let k = 0; k < count; k++) {
+      seqs[size + k] = seq0 + k
+      owners[size + k] = index
+      streamSeqs.push(seq0 + k)
+    }
+    this.size += count
+    if (chunkOf !== undefined) for (let k = 0; k < count; k++) this.handOver(index, chunkOf(k), seq0 + k)
+    return index
+  }
+
+  /** The cursor of (turn, step), on the attempt the next chunk of it belongs to (opened here when it is new). */
+  private open(turn: number | null, step: number | null): AttemptCursor {
     const cursor = this.cursor(turn, step)
     // §6: a new attempt after a finish when more chunks of the same (turn, step) follow, or after a retry start.
     if (cursor.current === null || cursor.finished || cursor.retry !== null) {
@@ -301,14 +356,7 @@ class SessionBuilder {
       if (this.handOver !== undefined) this.streamSeqs.push([])
       if (turn !== null && step !== null) this.ensureStep(turn, step).attempts.push(attempt)
     }
-    const chunk = asChunk(value)
-    if (this.handOver === undefined) cursor.current.chunks.push({ seq, time, chunk })
-    else {
-      this.streamSeqs[cursor.index]!.push(seq)
-      this.handOver(cursor.index, chunk, seq)
-    }
-    this.owners[this.size - 1] = cursor.index
-    if (chunk.type === 'finish') cursor.finished = true
+    return cursor
   }
 
   /** Doubles the room for events (a {@link SessionSegmenter} does not know their count in advance). */

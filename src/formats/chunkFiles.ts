@@ -60,6 +60,25 @@ export function readChunkJson(text: string): ChunkFileRead {
 export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkFileRead {
   const chunks: SourcedChunk[] = []
   const diagnostics: Diagnostic[] = []
+  eachNdjsonChunk(
+    text,
+    diagnostics,
+    (chunk) => chunks.push({ seq: chunks.length, time: null, chunk }),
+    onProgress,
+  )
+  return { chunks, diagnostics }
+}
+
+/**
+ * The NDJSON reading of {@link readChunkNdjson}: each kept chunk goes to `take` in order (its seq is how many came
+ * before it), each skipped line to `diagnostics`. The column reader (columnSource.ts) shares it, so both report alike.
+ */
+export function eachNdjsonChunk(
+  text: string,
+  diagnostics: Diagnostic[],
+  take: (chunk: AnyChunk) => void,
+  onProgress?: ProgressHook,
+): void {
   eachLine(
     text,
     (line, number) => {
@@ -73,13 +92,10 @@ export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkF
         })
         return
       }
-      if (keep(parsed.value, 'line', number, diagnostics)) {
-        chunks.push({ seq: chunks.length, time: null, chunk: parsed.value })
-      }
+      if (keep(parsed.value, 'line', number, diagnostics)) take(parsed.value)
     },
     onProgress,
   )
-  return { chunks, diagnostics }
 }
 
 /**
@@ -110,8 +126,13 @@ function keep(
 export function chunkFileSource(read: ChunkFileRead): ReadResult {
   if (read.chunks.length > 0)
     return { diagnostics: read.diagnostics, sessions: [buildStreamSession(read.chunks)] }
-  if (!read.diagnostics.some((d) => d.severity === 'error')) {
-    read.diagnostics.push({ severity: 'error', message: 'no StreamChunks in the input' })
+  return noChunks(read.diagnostics)
+}
+
+/** A chunk file of which not one chunk could be read: an error says so, unless one already says why. */
+export function noChunks(diagnostics: Diagnostic[]): ReadResult {
+  if (!diagnostics.some((d) => d.severity === 'error')) {
+    diagnostics.push({ severity: 'error', message: 'no StreamChunks in the input' })
   }
-  return { diagnostics: read.diagnostics, sessions: [] }
+  return { diagnostics, sessions: [] }
 }

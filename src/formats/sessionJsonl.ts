@@ -9,6 +9,7 @@ import {
   isSeq,
   memberChunk,
   type EventSink,
+  type PackedMembers,
 } from './packedRow'
 import type { Diagnostic } from './types'
 import { isRecord } from '../core/base/isRecord'
@@ -55,7 +56,18 @@ export { decodePackedRow, type EventSink }
  */
 export type EventHandOver = {
   event(event: SessionEvent): void
-  member(seq: number, time: number, turn: unknown, step: unknown, chunk: AnyChunk): void
+  /** `line` and `packed`: the event's own fields (its row's line and type). */
+  member(
+    seq: number,
+    time: number,
+    turn: unknown,
+    step: unknown,
+    chunk: AnyChunk,
+    line: number,
+    packed: PackedRowType,
+  ): void
+  /** When given, a packed row's members come here all at once, as the row's checked fields, instead of to `member`. */
+  members?(members: PackedMembers, line: number, packed: PackedRowType): void
 }
 
 /**
@@ -173,22 +185,29 @@ export class SessionJsonlReader {
   private packedRow(row: Record<string, unknown>, type: PackedRowType, line: number): void {
     const first = this.count
     const malformed =
-      this.handOver === undefined ? decodePackedRow(row, type, line, this.sink) : this.handMembers(row, type)
+      this.handOver === undefined
+        ? decodePackedRow(row, type, line, this.sink)
+        : this.handMembers(row, type, line)
     if (malformed !== null) return this.badLine(line, `malformed ${type} row: ${malformed}`)
     this.checkSeq(row['seq0'] as number, this.count - first, line, first)
   }
 
   /** decodePackedRow for a hand-over: the members go out without an event object each. */
-  private handMembers(row: Record<string, unknown>, type: PackedRowType): string | null {
+  private handMembers(row: Record<string, unknown>, type: PackedRowType, line: number): string | null {
     const members = checkPackedRow(row, type)
     if (typeof members === 'string') return members
     const { seq0, dt, turn, step, payload } = members
+    this.handed += payload.length
+    const handOver = this.handOver!
+    if (handOver.members !== undefined) {
+      handOver.members(members, line, type)
+      return null
+    }
     let time = members.time0
     for (let k = 0; k < payload.length; k++) {
       if (k > 0) time += dt[k - 1]!
-      this.handOver!.member(seq0 + k, time, turn, step, memberChunk(members, k))
+      handOver.member(seq0 + k, time, turn, step, memberChunk(members, k), line, type)
     }
-    this.handed += payload.length
     return null
   }
 

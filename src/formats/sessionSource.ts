@@ -1,5 +1,6 @@
 import { buildSession, SessionSegmenter, type Session } from '../core/session'
 import { eachLine, type ProgressHook } from './json'
+import { memberChunk } from './packedRow'
 import { readSessionJsonl, SessionJsonlReader } from './sessionJsonl'
 import type { Diagnostic, ReadResult } from './types'
 
@@ -26,13 +27,11 @@ export function readSessionSource(text: string, onProgress?: ProgressHook): Read
  * `session.events` (`chunkscope inspect` and `lint`): each event is segmented as it is read, and the session keeps
  * only the events that are no `assistant/chunk` — those live on in their streams — so a 100 MB log never holds
  * millions of chunk events next to its streams. Everything else is what readSessionSource gives. Null when the
- * log's events are out of seq order (segmenting needs seq order, §6): read it with readSessionSource then. A
- * `segmenter` built with a chunk hand-over gets every chunk instead of the streams.
+ * log's events are out of seq order (segmenting needs seq order, §6): read it with readSessionSource then. The
+ * `segmenter`, built with a chunk hand-over, gets every chunk instead of the streams (a packed row's members as one
+ * run, {@link SessionSegmenter.chunkRun}).
  */
-export function readSessionStreams(
-  text: string,
-  segmenter: SessionSegmenter = new SessionSegmenter(eventsRoom(text)),
-): ReadResult | null {
+export function readSessionStreams(text: string, segmenter: SessionSegmenter): ReadResult | null {
   let lastSeq = -Infinity
   let ordered = true
   let events = 0
@@ -48,6 +47,14 @@ export function readSessionStreams(
     },
     member: (seq, time, turn, step, chunk) => {
       if (inOrder(seq)) segmenter.chunk(seq, time, turn, step, chunk)
+    },
+    // A packed row's members (§7) segmented as one run: one stream, consecutive seqs.
+    members: (members) => {
+      const count = members.payload.length
+      events += count - 1
+      if (!inOrder(members.seq0)) return
+      lastSeq = members.seq0 + count - 1
+      segmenter.chunkRun(members.seq0, count, members.turn, members.step, (k) => memberChunk(members, k))
     },
   })
   eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }))

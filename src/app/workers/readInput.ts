@@ -1,5 +1,5 @@
 import type { SqlJsStatic } from 'sql.js'
-import { loadSource } from '../../formats/load'
+import { loadColumns } from '../../formats/columnSource'
 import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../../formats/loadBytes'
 import type { LoadedSource } from '../../formats/types'
 import { fitToBudget, refuseInput } from './budget'
@@ -11,7 +11,8 @@ export type ReadProgress = (phase: LoadProgress['phase'], done: number, total: n
  * What the loading worker does with a request, callable on any thread: the worker runs it off the main thread,
  * and where there are no workers (Node) the page runs the very same path, so a zstd log, a zip export or a SQLite
  * store opens the same way everywhere. Files go through loadBytes, which recognises the binary containers by their
- * magic bytes; a text file is decoded first and its bytes dropped before parsing, so the reader never holds the
+ * magic bytes; a text file is decoded first and its bytes dropped before parsing (a session log or chunk NDJSON straight into
+ * column batches, formats/columnSource.ts, which the worker then sends as they are), so the reader never holds the
  * bytes, the text and the parsed events at once. An input over the browser limits (`budget.ts`) is refused before
  * a byte is read (the worker shares the tab's memory), and a stream crossing one is cut, with a diagnostic, before
  * the source leaves the worker: what the page cannot afford is never copied to it.
@@ -41,7 +42,7 @@ export async function readInput(
         : decodeTextInput(bytes)
     bytes = null
     source = withDiagnostics(
-      loadSource(decoded.text, request.name, (done, total) => progress('parsing', done, total)),
+      loadColumns(decoded.text, request.name, (done, total) => progress('parsing', done, total)),
       decoded.diagnostics,
     )
   }

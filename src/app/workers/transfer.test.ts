@@ -6,6 +6,10 @@ import { loadSource } from '../../formats/load'
 import { readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { deepUsageLog } from '../../test/hostile'
+import { heldSessionOf, RowBatches } from '../../core/chunkStore'
+import { loadColumns } from '../../formats/columnSource'
+import { generateSessionLog } from '../../test/generateSession'
+import { BROWSER_LIMITS, CUT_PREFIX, fitToBudget, type BrowserLimits } from './budget'
 import { SourceAssembler, splitSource } from './transfer'
 
 /** What the page gets after the messages went through structured clone one by one. */
@@ -44,6 +48,46 @@ describe('worker → page transfer', () => {
     for (const next of parts) assembler.add(structuredClone(next()))
     const plain = loadSource(deepUsageLog(1).text)
     expect(assembler.finish().sessions[0]!.streams).toHaveLength(plain.sessions[0]!.streams.length)
+  })
+})
+
+describe('worker → page transfer of a source read as columns', () => {
+  /** The page's source from loadColumns' (the worker's reader), cut to `limits` first as readInput does. */
+  function columnsTrip(text: string, limits?: BrowserLimits) {
+    const read = loadColumns(text)
+    const held = read.sessions.map((session) => heldSessionOf(session)!)
+    const { shell, plan, parts } = splitSource(limits ? fitToBudget(read, limits) : read)
+    const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+    const sent = parts.map((next) => next())
+    for (const part of sent) assembler.add(structuredClone(part))
+    return { source: assembler.finish(), sent, held }
+  }
+
+  it('sends the reader’s own batches, and the page gets what loadSource reads', () => {
+    const log = generateSessionLog({ targetChars: 1_500_000, deltas: 40 }).text
+    const bare =
+      generateStream(120_000)
+        .map((c) => JSON.stringify(c.chunk))
+        .join('\n') + '\n'
+    for (const text of [log, bare, readCorpus('web-goal-multi-turn-actions-session.jsonl')]) {
+      const { source, sent, held } = columnsTrip(text)
+      expect(source).toEqual(loadSource(text))
+      // Not one batch encoded again: each part is a batch the reader wrote.
+      const batches = new Set(
+        held
+          .flatMap((h) => [h.events, ...h.streams])
+          .flatMap((rows) => (rows instanceof RowBatches ? rows.batches.map((b) => b.columns) : [])),
+      )
+      expect(sent.every((part) => batches.has(part.type === 'events' ? part.events : part.chunks))).toBe(true)
+    }
+  }, 60_000)
+
+  it('sends a stream cut to the browser limits as its cut chunks', () => {
+    const text = readCorpus('web-goal-multi-turn-actions-session.jsonl')
+    const limits = { ...BROWSER_LIMITS, chunksPerStream: 3 }
+    const { source } = columnsTrip(text, limits)
+    expect(source).toEqual(fitToBudget(loadSource(text), limits))
+    expect(source.diagnostics[0]!.message).toContain(CUT_PREFIX)
   })
 })
 

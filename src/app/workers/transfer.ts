@@ -1,10 +1,11 @@
 import type { SourcedChunk } from '../../core/protocol'
 import type { SessionEvent } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
-import { holdChunks, holdEvents, releaseChunks } from '../../core/chunkList'
+import { chunksOf } from '../../core/chunkList'
+import { heldSessionOf, holdSession, RowBatches, wholeEvents, type HeldSession } from '../../core/chunkStore'
+import { COLUMN_BATCH, encodeChunks, encodeEvents, transferables, type Columns } from '../../core/columns'
+import type { Session } from '../../core/session'
 import { markFitted } from './budget'
-import { ColumnChunkList, RowBatches, RowMap, defineLazy, eventsOf, wholeEvents } from './chunkStore'
-import { encodeChunks, encodeEvents, transferables, type Columns } from './columns'
 
 /**
  * Moving a loaded source from the worker to the page without freezing it. Structured clone of a million small
@@ -13,8 +14,9 @@ import { encodeChunks, encodeEvents, transferables, type Columns } from './colum
  * of BATCH, each as columns (columns.ts: typed arrays transferred, one string table) in its own message and so
  * its own short task. An attempt's chunks are usually the very objects its `assistant/chunk` events carry: those
  * travel once, as events, and the attempt gets back their indexes; the page reads them from the events' columns.
+ * A source the reader already wrote as columns (formats/columnSource.ts) is sent as the batches it holds.
  */
-export const BATCH = 50_000
+export const BATCH = COLUMN_BATCH
 
 export type TransferPlan = {
   readonly sessions: readonly {
@@ -52,6 +54,8 @@ export function splitSource(
 } {
   const parts: (() => TransferPart)[] = []
   const sessions = source.sessions.map((session, sessionIndex) => {
+    const held = heldSessionOf(session)
+    if (held !== undefined) return splitHeld(session, sessionIndex, held, parts, batch)
     const { events } = session
     const streams = chunkEventIndexes(events, session.streams)
     session.streams.forEach((attempt, stream) => {
@@ -72,6 +76,44 @@ export function splitSource(
     return { events: events.length, streams }
   })
   return { shell: source, plan: { sessions }, parts }
+}
+
+/**
+ * {@link splitSource} of a session held as columns: its batches go as they are (their buffers are transferred), and
+ * so do the batches of each stream still held; a stream whose chunks were replaced (cut to the browser limits) is
+ * encoded from its array. Nothing here builds `session.events`.
+ */
+function splitHeld(
+  session: Session,
+  sessionIndex: number,
+  held: HeldSession,
+  parts: (() => TransferPart)[],
+  batch: number,
+): TransferPlan['sessions'][number] {
+  const streams = session.streams.map((attempt, stream) => {
+    const kept = held.streams[stream]
+    const still = kept !== undefined && chunksOf(attempt) === held.lists[stream]
+    if (still && kept instanceof Int32Array) {
+      attempt.chunks = []
+      return kept
+    }
+    if (still && kept instanceof RowBatches) {
+      for (const rows of kept.batches)
+        parts.push(() => ({ type: 'chunks', session: sessionIndex, stream, chunks: rows.columns }))
+    } else {
+      const { chunks } = attempt
+      for (let from = 0; from < chunks.length; from += batch) {
+        const some = chunks.slice(from, from + batch)
+        parts.push(() => ({ type: 'chunks', session: sessionIndex, stream, chunks: encodeChunks(some) }))
+      }
+    }
+    attempt.chunks = []
+    return null
+  })
+  for (const rows of held.events.batches)
+    parts.push(() => ({ type: 'events', session: sessionIndex, events: rows.columns }))
+  session.events = []
+  return { events: held.events.length, streams }
 }
 
 /**
@@ -140,31 +182,10 @@ export class SourceAssembler {
       const events = this.events[sessionIndex]
       const planned = this.plan.sessions[sessionIndex]
       if (events === undefined || planned === undefined) return
-      if (events.length > 0) {
-        holdEvents(session, { count: events.length, whole: this.whole[sessionIndex]! })
-        defineLazy(session, 'events', () => eventsOf(events))
-      }
-      session.streams.forEach((attempt, streamIndex) => {
-        const indexes = planned.streams[streamIndex]
-        const sent = this.chunks[sessionIndex]![streamIndex]
-        if (indexes === undefined || sent === undefined) return
-        const list = new ColumnChunkList(indexes === null ? sent : events, indexes && new RowMap(indexes))
-        holdChunks(attempt, list)
-        // Built from the events when they carry the chunks: the chunk objects are then the events' own, as the
-        // session builder leaves them (core/session.ts).
-        const build =
-          indexes === null
-            ? () => sent.records((rows, i) => rows.sourced(i))
-            : () =>
-                Array.from({ length: list.length }, (_, pos) => chunkOfEvent(session.events[list.row(pos)]!))
-        defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
-      })
+      const streams = planned.streams.map((indexes, stream) => indexes ?? this.chunks[sessionIndex]![stream]!)
+      holdSession(session, events, this.whole[sessionIndex]!, streams)
     })
     // The worker fitted it to the browser limits before sending it (readInput.ts).
     return markFitted(this.shell)
   }
-}
-
-function chunkOfEvent(event: SessionEvent): SourcedChunk {
-  return { seq: event.seq, time: event.time, chunk: (event.data as { chunk: SourcedChunk['chunk'] }).chunk }
 }

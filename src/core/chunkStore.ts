@@ -1,0 +1,256 @@
+import { holdChunks, holdEvents, releaseChunks, type ChunkList } from './chunkList'
+import type { AnyChunk, SourcedChunk } from './protocol'
+import type { Session, SessionEvent } from './sessionTypes'
+import { ColumnRows, type Columns } from './columns'
+
+/**
+ * How the page holds a loaded source's chunks: as the column batches the worker sent (columns.ts), read by position
+ * through a {@link ChunkList}, instead of one object per event and per chunk (about 190 bytes a chunk for a session
+ * log, ten times the file; as columns, tens of bytes). docs/ARCHITECTURE.md, "How chunks are held". The readers of
+ * session logs and chunk NDJSON write the same batches while they parse (formats/columnSource.ts), so the loading
+ * worker sends what the reader made, and a source held so reads the same in the worker, the page and Node.
+ */
+
+/** Rows of one kind (a session's events, or one stream's sourced chunks) in the batches they arrived in. */
+export class RowBatches {
+  readonly batches: ColumnRows[] = []
+  /** Rows per batch: every batch but the last has exactly this many (transfer.ts cuts them so). */
+  private size = 0
+  length = 0
+
+  add(columns: Columns): void {
+    const last = this.batches.at(-1)
+    if (last !== undefined && last.length !== this.size)
+      throw new Error(`chunk store: a batch of ${columns.length} rows followed a short one of ${last.length}`)
+    if (this.batches.length === 0) this.size = columns.length
+    this.batches.push(new ColumnRows(columns))
+    this.length += columns.length
+  }
+
+  batch(row: number): ColumnRows {
+    return this.batches[this.size === 0 ? 0 : Math.floor(row / this.size)]!
+  }
+
+  /** The row's place within its batch. */
+  within(row: number): number {
+    return this.size === 0 ? row : row % this.size
+  }
+
+  /** Every record, in order, each built from its numbers (the whole ones as they travelled). */
+  records<T>(read: (rows: ColumnRows, i: number) => T): T[] {
+    const out: T[] = []
+    for (const rows of this.batches) for (let i = 0; i < rows.length; i++) out.push(read(rows, i))
+    return out
+  }
+}
+
+/**
+ * Which row holds each position of a stream whose chunks are some of the rows: runs of consecutive rows (a stream's
+ * chunk events mostly follow each other, so a few runs stand for millions of positions), or one row per position
+ * when the stream is too interleaved for runs to be smaller.
+ */
+export class RowMap {
+  readonly length: number
+  private readonly runPos: Int32Array | null
+  private readonly runRow: Int32Array | null
+  private readonly rows: Int32Array | null
+  /** The run the last lookup landed in: the engine's pass and steps read positions in order. */
+  private last = 0
+
+  constructor(rows: Int32Array) {
+    this.length = rows.length
+    let runs = 0
+    for (let pos = 0; pos < rows.length; pos++) if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) runs += 1
+    if (runs * 2 >= rows.length) {
+      this.rows = rows
+      this.runPos = this.runRow = null
+      return
+    }
+    this.rows = null
+    const runPos = new Int32Array(runs + 1)
+    const runRow = new Int32Array(runs)
+    let run = 0
+    for (let pos = 0; pos < rows.length; pos++)
+      if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) {
+        runPos[run] = pos
+        runRow[run] = rows[pos]!
+        run += 1
+      }
+    runPos[runs] = rows.length
+    this.runPos = runPos
+    this.runRow = runRow
+  }
+
+  row(pos: number): number {
+    if (this.rows !== null) return this.rows[pos]!
+    const runPos = this.runPos!
+    let run = this.last
+    if (!(runPos[run]! <= pos && pos < runPos[run + 1]!)) {
+      let low = 0
+      let high = runPos.length - 2
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1
+        if (runPos[mid]! <= pos) low = mid
+        else high = mid - 1
+      }
+      run = this.last = low
+    }
+    return this.runRow![run]! + (pos - runPos[run]!)
+  }
+}
+
+/**
+ * A stream's chunks over rows held as columns: every row of a batch of sourced chunks (`positions` null), or the
+ * session events at `positions` (a stream's chunks are the chunk events the session builder took, in order).
+ */
+export class ColumnChunkList implements ChunkList {
+  readonly length: number
+
+  constructor(
+    private readonly rows: RowBatches,
+    private readonly positions: RowMap | null,
+  ) {
+    this.length = positions === null ? rows.length : positions.length
+  }
+
+  /** The row of `rows` that holds position `pos`. */
+  row(pos: number): number {
+    return this.positions === null ? pos : this.positions.row(pos)
+  }
+
+  at(pos: number): SourcedChunk | undefined {
+    if (!(pos >= 0 && pos < this.length)) return undefined
+    const row = this.row(pos)
+    const batch = this.rows.batch(row)
+    const i = this.rows.within(row)
+    if (this.positions === null) return batch.sourced(i)
+    // What the session builder makes of a chunk event (core/session.ts): its seq and time, its data.chunk.
+    return { seq: batch.seq(i), time: batch.time(i), chunk: batch.chunk(i) }
+  }
+
+  chunkAt(pos: number): AnyChunk {
+    const row = this.row(pos)
+    return this.rows.batch(row).chunk(this.rows.within(row))
+  }
+
+  seqAt(pos: number): number {
+    const row = this.row(pos)
+    return this.rows.batch(row).seq(this.rows.within(row))
+  }
+
+  timeAt(pos: number): number | null {
+    const row = this.row(pos)
+    return this.rows.batch(row).time(this.rows.within(row))
+  }
+
+  typeAt(pos: number): string {
+    const row = this.row(pos)
+    return this.rows.batch(row).type(this.rows.within(row))
+  }
+
+  indexAt(pos: number): number | undefined {
+    const row = this.row(pos)
+    return this.rows.batch(row).index(this.rows.within(row))
+  }
+
+  slice(from = 0, to = this.length): SourcedChunk[] {
+    const out: SourcedChunk[] = []
+    const end = Math.min(this.length, to < 0 ? this.length + to : to)
+    for (let pos = Math.max(0, from < 0 ? this.length + from : from); pos < end; pos++)
+      out.push(this.at(pos)!)
+    return out
+  }
+
+  *[Symbol.iterator](): Iterator<SourcedChunk> {
+    for (let pos = 0; pos < this.length; pos++) yield this.at(pos)!
+  }
+}
+
+/**
+ * Makes `target[key]` a property built on first read: the columns stay the source of truth until some code asks
+ * for the array itself (an export, a share link, a what-if edit). Assigning it replaces it for good (`onSet`: the
+ * held list no longer describes it).
+ */
+export function defineLazy<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  build: () => T[K],
+  onSet: () => void = () => {},
+): void {
+  let built: { value: T[K] } | null = null
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (built ??= { value: build() }).value,
+    set(value: T[K]) {
+      onSet()
+      Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+    },
+  })
+}
+
+/** The events of a session, built from its batches (the whole ones as they travelled). */
+export function eventsOf(rows: RowBatches): SessionEvent[] {
+  return rows.records((batch, i) => batch.event(i))
+}
+
+/** Appends the events of one batch that travelled whole (every one but the `assistant/chunk`s of the readers' shape). */
+export function wholeEvents(batch: ColumnRows, out: SessionEvent[]): void {
+  for (let i = 0; i < batch.length; i++) if (!batch.columnar(i)) out.push(batch.event(i))
+}
+
+/**
+ * Where a stream's chunks are held: rows of its session's event batches (its chunk events, in order), or batches of
+ * its own (a bare chunk file, or a stream whose chunks are not its events' own).
+ */
+export type HeldStream = Int32Array | RowBatches
+
+/** What a session held as columns is made of: the worker sends these batches as they are (app/workers/transfer.ts). */
+export type HeldSession = {
+  readonly events: RowBatches
+  readonly streams: readonly HeldStream[]
+  /** Per stream, the list {@link holdSession} held for it (a stream whose `chunks` were replaced holds another). */
+  readonly lists: readonly ChunkList[]
+}
+
+const heldSessions = new WeakMap<object, HeldSession>()
+
+/** The columns a session is held as, if it is. */
+export function heldSessionOf(session: Session): HeldSession | undefined {
+  return heldSessions.get(session)
+}
+
+/**
+ * Holds a session as columns: `events` are all its events in file order (`whole`: those that travelled whole, in
+ * order), `streams[k]` where stream k's chunks are. `session.events` and each `attempt.chunks` become arrays built
+ * on first read, equal to what the object readers make: an attempt's chunk objects are then its events'
+ * `data.chunk`, as the session builder leaves them (core/session.ts). Assigning `attempt.chunks` drops its held list.
+ */
+export function holdSession(
+  session: Session,
+  events: RowBatches,
+  whole: readonly SessionEvent[],
+  streams: readonly HeldStream[],
+): void {
+  if (events.length > 0) {
+    holdEvents(session, { count: events.length, whole })
+    defineLazy(session, 'events', () => eventsOf(events))
+  }
+  const lists = session.streams.map((attempt, index) => {
+    const held = streams[index]!
+    const rows = held instanceof Int32Array ? held : null
+    const list = new ColumnChunkList(rows === null ? (held as RowBatches) : events, rows && new RowMap(rows))
+    holdChunks(attempt, list)
+    const build =
+      rows === null
+        ? () => (held as RowBatches).records((batch, i) => batch.sourced(i))
+        : () => Array.from({ length: list.length }, (_, pos) => chunkOfEvent(session.events[list.row(pos)]!))
+    defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
+    return list
+  })
+  heldSessions.set(session, { events, streams, lists })
+}
+
+function chunkOfEvent(event: SessionEvent): SourcedChunk {
+  return { seq: event.seq, time: event.time, chunk: (event.data as { chunk: SourcedChunk['chunk'] }).chunk }
+}
