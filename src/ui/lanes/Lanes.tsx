@@ -11,6 +11,9 @@ import { fullWindow, isZoomed, type LaneWindow } from './laneWindow'
 import type { Brush } from './useLaneControls'
 import { useT } from '../i18n/useT'
 
+/** Streams up to this many chunks get their lanes in the render that shows them; longer ones in a deferred one. */
+const SYNC_CHUNKS = 100_000
+
 /**
  * One lane per block index (first-seen order) along the chunk positions 0…N: the block's life as a bar, its deltas
  * as ticks, the freeze, implicit opens and ignored chunks; a cursor at k. Click or drag to seek.
@@ -18,22 +21,23 @@ import { useT } from '../i18n/useT'
 export function Lanes() {
   const t = useT()
   const current = useChunkscope((s) => s.engine)
-  // Deferred: the lanes of a million chunks take tens of milliseconds to build, a render of their own after the
-  // workbench is painted and usable. Until then no lanes are shown (never another stream's).
+  const sourceNow = useChunkscope((s) => s.source)
+  const keyNow = useChunkscope((s) => s.streamKey)
+  // A long stream's lanes take tens of milliseconds to build: that is a deferred render of its own, after the
+  // workbench is painted and usable, and until then no lanes are shown (never another stream's). A short one (a
+  // live capture's, replaced on every update) builds in the same render, as the cursor moves with it.
   const deferred = useDeferredValue(current)
-  const engine = deferred === current ? deferred : null
-  // Deferred with the engine, so the urgent render builds nothing for a new stream.
-  const source = useDeferredValue(useChunkscope((s) => s.source))
-  const streamKey = useDeferredValue(useChunkscope((s) => s.streamKey))
+  const sourceDeferred = useDeferredValue(sourceNow)
+  const keyDeferred = useDeferredValue(keyNow)
+  const long = current !== null && current.total > SYNC_CHUNKS
+  const engine = !long ? current : deferred === current ? current : null
+  const source = long ? sourceDeferred : sourceNow
+  const streamKey = long ? keyDeferred : keyNow
   const missing = useMemo(() => {
     const cited = findStream(source, streamKey)?.attempt.recorded?.citation.missing ?? []
     return [...cited].sort((a, b) => a - b)
   }, [source, streamKey])
-  const built = useMemo(
-    () => (deferred === null ? null : buildLaneModel(deferred, missing)),
-    [deferred, missing],
-  )
-  const model = engine === null ? null : built
+  const model = useMemo(() => (engine === null ? null : buildLaneModel(engine, missing)), [engine, missing])
   const label = useMemo(
     () =>
       engine === null || model === null ? '' : describeLanes(model, (pos) => engine.chunks.at(pos)?.seq),
