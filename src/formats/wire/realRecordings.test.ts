@@ -138,7 +138,7 @@ describe('AI SDK UI message streams, made by @ai-sdk/langchain of recorded LangG
   })
 })
 
-describe('OpenAI-compatible chat SSE from third parties, recorded by the AI SDK', () => {
+describe('OpenAI-compatible chat SSE from third parties, recorded by the AI SDK and simonw/llm', () => {
   // The harness's DeepSeek adapter reads these (docs/protocol.md §9): `reasoning_content` and string `content`
   // joined, each tool call's argument pieces joined by wire index (a sent id or name replaces the stored one),
   // the last usage with cached tokens taken out of the input.
