@@ -27,12 +27,12 @@ export const NOT_BLOCKS: Readonly<Record<string, string>> = {
 }
 
 /** The AI SDK's finish reason (a string, or `{unified, raw}` in LanguageModelV3) as pi-ai's stop reasons. */
-function stopOf(reason: unknown, sawToolCall: boolean): { stopReason: PiStop; errorMessage?: string } {
+function stopOf(reason: unknown, toolInStep: boolean): { stopReason: PiStop; errorMessage?: string } {
   const value = isRecord(reason) ? reason['unified'] : reason
   switch (value) {
     case undefined:
     case 'stop':
-      return { stopReason: sawToolCall && value === undefined ? 'toolUse' : 'stop' }
+      return { stopReason: toolInStep && value === undefined ? 'toolUse' : 'stop' }
     case 'length':
       return { stopReason: 'length' }
     case 'tool-calls':
@@ -90,6 +90,9 @@ export function createAiSdkDialect(): WireDialect {
   let usage: ReturnType<typeof usageOf> = null
   let finished = false
   let steps = 0
+  // A finish without a reason is tool-calls only when the last step called a tool: a multi-step stream whose last
+  // step answers in text after the tool results ends as that step did (docs/protocol.md §9, "Vercel AI SDK").
+  let toolInStep = false
   const model = 'unknown'
 
   const summarize = () => {
@@ -126,6 +129,7 @@ export function createAiSdkDialect(): WireDialect {
       skip('provider-executed tool call')
       return []
     }
+    toolInStep = true
     const args = typeof input === 'string' ? input : JSON.stringify(input ?? {})
     if (blocks.has(toolKey(id))) return blocks.close(toolKey(id), args)
     return blocks.wholeToolCall(toolKey(id), id, String(part['toolName'] ?? ''), args)
@@ -165,6 +169,7 @@ export function createAiSdkDialect(): WireDialect {
             serverSide.add(id)
             return []
           }
+          toolInStep = true
           return blocks.open('tool-call', toolKey(id), { id, name: String(part['toolName'] ?? '') })
         }
         case 'tool-input-delta': {
@@ -185,7 +190,7 @@ export function createAiSdkDialect(): WireDialect {
           return closeTool(part, part['input'])
         case 'finish': {
           usage = usageOf(part['usage']) ?? metadataUsage(part) ?? usage
-          const stop = stopOf(part['finishReason'], blocks.sawToolCall)
+          const stop = stopOf(part['finishReason'], toolInStep)
           return end(stop.stopReason, stop.errorMessage)
         }
         case 'error': {
@@ -196,7 +201,10 @@ export function createAiSdkDialect(): WireDialect {
         case 'abort':
           return end('aborted', typeof part['reason'] === 'string' ? part['reason'] : 'aborted')
         default:
-          if (type === 'start-step') steps += 1
+          if (type === 'start-step') {
+            steps += 1
+            toolInStep = false
+          }
           if (type === 'start' || type === 'message-metadata') usage = metadataUsage(part) ?? usage
           skip(type.startsWith('data-') ? 'data-*' : type)
           return []

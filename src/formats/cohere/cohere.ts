@@ -133,8 +133,12 @@ export function createCohereDialect(): WireDialect {
               'usage.cached_tokens: not kept (Cohere does not say whether input_tokens includes them; the AI SDK drops them too)',
             )
           const stop = stopOf(delta['finish_reason'])
-          if (stop.stopReason === 'error' && isRecord(delta['error']))
-            stop.errorMessage = JSON.stringify(delta['error'])
+          // An ERROR finish carries the provider's reason in `delta.error`, a string as Cohere sends it (an object
+          // kept as JSON): the message says it, so the failure is classified by its words (docs/protocol.md §9).
+          const error = delta['error']
+          if (stop.stopReason === 'error' && typeof error === 'string' && error !== '')
+            stop.errorMessage = `${stop.errorMessage}: ${error}`
+          else if (stop.stopReason === 'error' && isRecord(error)) stop.errorMessage = JSON.stringify(error)
           return blocks.finish(
             { stopReason: stop.stopReason, errorMessage: stop.errorMessage, model },
             routeUsage(counts['input_tokens'], counts['output_tokens']),

@@ -66,4 +66,43 @@ describe('a reference final from a trace export', () => {
     expect(read.references).toHaveLength(1)
     expect(read.diagnostics[0]).toMatchObject({ line: 2, severity: 'warning' })
   })
+
+  it('the structured form (arrayValue of kvlistValue, as SDKs with complex attributes export it) reads the same', () => {
+    // OTLP/JSON's AnyValue encoding of a JSON value; integers as decimal strings, as the spec writes them.
+    const anyValue = (v: unknown): unknown =>
+      typeof v === 'string'
+        ? { stringValue: v }
+        : typeof v === 'number'
+          ? { intValue: String(v) }
+          : Array.isArray(v)
+            ? { arrayValue: { values: v.map(anyValue) } }
+            : {
+                kvlistValue: {
+                  values: Object.entries(v as object).map(([key, value]) => ({
+                    key,
+                    value: anyValue(value),
+                  })),
+                },
+              }
+    const line = fixture('otlp-trace.jsonl')
+    const expected = readTraceReferences(line).references[0]!.content
+    const structured = line.replace(/\{"stringValue":("\[\{\\"role.*?\]")\}/, (_, json: string) =>
+      JSON.stringify(anyValue(JSON.parse(JSON.parse(json) as string))),
+    )
+    expect(structured).toContain('kvlistValue')
+    const read = readTraceReferences(structured)
+    expect(read.diagnostics).toEqual([])
+    expect(read.references[0]!.content).toEqual(expected)
+  })
+
+  it('a message recorded as {role, content} (before the conventions had parts) is one text block', () => {
+    const value = JSON.stringify([{ role: 'assistant', content: '{"total": 12}' }])
+    const otlp = { resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'chat gpt-4o', attributes: [] }] }] }] }
+    otlp.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes = [
+      { key: 'gen_ai.output.messages', value: { stringValue: value } },
+    ] as never
+    expect(readTraceReferences(JSON.stringify(otlp)).references[0]!.content).toEqual([
+      { type: 'text', text: '{"total": 12}' },
+    ])
+  })
 })

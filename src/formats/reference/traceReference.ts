@@ -97,10 +97,9 @@ function walk(
   if (Array.isArray(value)) {
     for (const item of value) {
       // OTLP's attribute list: [{key, value: {stringValue}}].
-      if (isRecord(item) && item['key'] === KEY && isRecord(item['value'])) {
-        const v = item['value']
-        found(v['stringValue'] ?? v['arrayValue'] ?? v, where)
-      } else walk(item, depth + 1, where, found)
+      if (isRecord(item) && item['key'] === KEY && isRecord(item['value']))
+        found(plain(item['value'], 0), where)
+      else walk(item, depth + 1, where, found)
     }
     return
   }
@@ -114,7 +113,34 @@ function walk(
   }
 }
 
+/**
+ * An OTLP `AnyValue` as the JSON it stands for: a structured attribute (the GenAI conventions' preferred form where
+ * the SDK supports it) arrives as `arrayValue.values` of `kvlistValue.values` `[{key, value}]`, scalars as
+ * `stringValue`, `intValue` (a decimal string in OTLP/JSON), `doubleValue`, `boolValue`. Anything else is kept.
+ */
+function plain(value: unknown, depth: number): unknown {
+  if (!isRecord(value) || depth > MAX_WALK_DEPTH) return value
+  if ('stringValue' in value) return value['stringValue']
+  if ('intValue' in value) return Number(value['intValue'])
+  if ('doubleValue' in value) return value['doubleValue']
+  if ('boolValue' in value) return value['boolValue']
+  const array = value['arrayValue']
+  if (isRecord(array))
+    return (Array.isArray(array['values']) ? array['values'] : []).map((v) => plain(v, depth + 1))
+  const list = value['kvlistValue']
+  if (isRecord(list)) {
+    const entries = Array.isArray(list['values']) ? list['values'] : []
+    return Object.fromEntries(
+      entries.filter(isRecord).map((e) => [String(e['key']), plain(e['value'], depth + 1)] as const),
+    )
+  }
+  return value
+}
+
 function toBlocks(message: Record<string, unknown>, dropped: Map<string, number>): ContentBlock[] {
+  // Instrumentations written before the conventions had `parts` record the message as `{role, content}`.
+  if (!Array.isArray(message['parts']) && typeof message['content'] === 'string')
+    return [{ type: 'text', text: message['content'] }]
   const parts = Array.isArray(message['parts']) ? message['parts'] : []
   const blocks: ContentBlock[] = []
   for (const part of parts) {

@@ -63,7 +63,12 @@ export function sniffSseDialect(text: string): SseDialect | null {
     pos = next
     if (content.trim() === '') continue
     seen += 1
-    if (!FIELD.test(content)) return null
+    // ` data: {…}` (a recorded OpenRouter body opens so) names the field " data", which SSE parsers skip: no
+    // evidence either way, but not a reason to call the body something else.
+    if (!FIELD.test(content)) {
+      if (FIELD.test(content.trimStart())) continue
+      return null
+    }
     if (content.startsWith('event:')) {
       if (ANTHROPIC_EVENTS.has(content.slice(6).trim())) anthropic = true
     } else if (content.startsWith('data:')) {
