@@ -316,8 +316,9 @@ class Encoder {
       ['indexes', 'indexBases', indexed],
     ] as const) {
       const values = columns[key] as Float64Array
-      const width = integerWidth(values)
-      const offsets = width > 1 ? blocked(values, used, 0xffff, false) : null
+      // Blocking scans every value: when it succeeds its range gives the plain width without another scan.
+      const offsets = blocked(values, used, 0xffff, false)
+      const width = offsets === null ? integerWidth(values) : widthOf(offsets.low, offsets.high)
       if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= width)
         columns[key] = narrowTo(values, width)
       else [columns[key], columns[bases]] = [offsets.values, offsets.bases]
@@ -561,9 +562,14 @@ function integerWidth(values: Float64Array): 1 | 2 | 4 | 8 {
     if (value < low) low = value
     if (value > high) high = value
   }
+  return widthOf(low, high)
+}
+
+/** The bytes of the narrowest integer array holding integers from `low` to `high` (0 among them). */
+function widthOf(low: number, high: number): 1 | 2 | 4 | 8 {
   if (low >= 0 && high <= 0xff) return 1
   if (low >= 0 && high <= 0xffff) return 2
-  return 4
+  return low >= -0x80000000 && high <= 0x7fffffff ? 4 : 8
 }
 
 function narrowTo(values: Float64Array, width: 1 | 2 | 4 | 8): NumberColumn {
@@ -582,9 +588,12 @@ function blocked(
   used: Uint8Array,
   limit: number,
   nullable: boolean,
-): { values: Uint8Array | Uint16Array; bases: Float64Array } | null {
+): { values: Uint8Array | Uint16Array; bases: Float64Array; low: number; high: number } | null {
   const bases = new Float64Array(Math.ceil(values.length / BLOCK))
   let widest = 0
+  // The range of every value, unused rows (0) included: what integerWidth would find.
+  let lowest = 0
+  let highest = 0
   let nulls = false
   // First the bases and the widest span, then the offsets, straight into the array they fit.
   for (let block = 0; block < bases.length; block++) {
@@ -610,6 +619,8 @@ function blocked(
     if (high - low > limit) return null
     bases[block] = low
     widest = Math.max(widest, high - low)
+    if (low < lowest) lowest = low
+    if (high > highest) highest = high
   }
   const offsets = widest <= 0xff && !nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
   for (let i = 0; i < values.length; i++) {
@@ -617,7 +628,7 @@ function blocked(
     const value = values[i]!
     offsets[i] = Number.isNaN(value) ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
   }
-  return { values: offsets, bases }
+  return { values: offsets, bases, low: lowest, high: highest }
 }
 
 /** Whether some row held as numbers has a time (a record that travelled whole keeps its own). */

@@ -227,8 +227,12 @@ class SessionBuilder {
   private owners: Int32Array
   private size = 0
 
-  /** With a hand-over: each stream's chunk seqs (its chunks are not kept). */
-  private readonly streamSeqs: number[][] = []
+  /**
+   * With a hand-over (its chunks are not kept): each stream's chunk seqs, gathered from `seqs` and `owners` when
+   * first asked for, once every event is in (pushing each seq to a list per stream as it came cost a 100 MB log's
+   * reader more than writing its chunks).
+   */
+  private streamSeqs: Float64Array[] | null = null
 
   constructor(
     capacity: number,
@@ -239,8 +243,24 @@ class SessionBuilder {
   }
 
   seqsOf(index: number): readonly number[] {
-    if (this.handOver !== undefined) return this.streamSeqs[index]!
+    if (this.handOver !== undefined) return Array.from((this.streamSeqs ??= this.gatherSeqs())[index]!)
     return this.streams[index]!.chunks.map((chunk) => chunk.seq)
+  }
+
+  private gatherSeqs(): Float64Array[] {
+    const { owners, seqs, size } = this
+    const counts = new Int32Array(this.streams.length)
+    for (let i = 0; i < size; i++) {
+      const owner = owners[i]!
+      if (owner >= 0) counts[owner] = counts[owner]! + 1
+    }
+    const gathered = Array.from(counts, (count) => new Float64Array(count))
+    counts.fill(0)
+    for (let i = 0; i < size; i++) {
+      const owner = owners[i]!
+      if (owner >= 0) gathered[owner]![counts[owner]!++] = seqs[i]!
+    }
+    return gathered
   }
 
   add(event: SessionEvent): void {
@@ -296,12 +316,9 @@ class SessionBuilder {
   ): void {
     const cursor = this.open(turn, step)
     const chunk = asChunk(value)
-    if (this.handOver === undefined) cursor.current!.chunks.push({ seq, time, chunk })
-    else {
-      this.streamSeqs[cursor.index]!.push(seq)
-      this.handOver(cursor.index, chunk, seq)
-    }
     this.owners[this.size - 1] = cursor.index
+    if (this.handOver === undefined) cursor.current!.chunks.push({ seq, time, chunk })
+    else this.handOver(cursor.index, chunk, seq)
     if (chunk.type === 'finish') cursor.finished = true
   }
 
@@ -318,13 +335,11 @@ class SessionBuilder {
   ): number {
     if (this.handOver === undefined) throw new Error('a run of chunks needs a builder with a hand-over')
     const index = this.open(asInt(turn), asInt(step)).index
-    const streamSeqs = this.streamSeqs[index]!
     while (this.size + count > this.seqs.length) this.grow()
     const { seqs, owners, size } = this
     for (let k = 0; k < count; k++) {
       seqs[size + k] = seq0 + k
       owners[size + k] = index
-      streamSeqs.push(seq0 + k)
     }
     this.size += count
     if (chunkOf !== undefined) for (let k = 0; k < count; k++) this.handOver(index, chunkOf(k), seq0 + k)
@@ -353,7 +368,6 @@ class SessionBuilder {
       cursor.finished = false
       cursor.retry = null
       this.streams.push(attempt)
-      if (this.handOver !== undefined) this.streamSeqs.push([])
       if (turn !== null && step !== null) this.ensureStep(turn, step).attempts.push(attempt)
     }
     return cursor
