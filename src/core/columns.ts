@@ -309,7 +309,8 @@ class Encoder {
     for (const key of ['turns', 'steps'] as const) columns[key] = narrow(columns[key] as Float64Array)
     const { rows, chunks } = columns
     // A row's block index is unused when the row or its chunk travelled whole.
-    const indexed = rows.map((row, i) => (row !== 0 && chunks[i] !== 0 ? 1 : 0))
+    const indexed = new Uint8Array(rows.length)
+    for (let i = 0; i < rows.length; i++) if (rows[i] !== 0 && chunks[i] !== 0) indexed[i] = 1
     for (const [key, bases, used] of [
       ['seqs', 'seqBases', rows],
       ['lines', 'lineBases', rows],
