@@ -519,17 +519,17 @@ class Encoder {
 
 /** The CHUNK code of a chunk of one of the shapes the readers build, with fields of the right types; else 0. */
 function chunkCode(chunk: Record<string, unknown>): number {
-  const str = (key: string) => typeof chunk[key] === 'string'
+  // Each field read by its own name (no closure, no computed key): this runs once per chunk of a file.
   switch (chunk['type']) {
     case 'text-delta':
-      return str('text') && hasKeys(chunk, TEXT_KEYS) ? CHUNK.text : 0
+      return typeof chunk['text'] === 'string' && hasKeys(chunk, TEXT_KEYS) ? CHUNK.text : 0
     case 'reasoning-delta':
-      return str('text') && hasKeys(chunk, TEXT_KEYS) ? CHUNK.reasoning : 0
+      return typeof chunk['text'] === 'string' && hasKeys(chunk, TEXT_KEYS) ? CHUNK.reasoning : 0
     case 'block-start':
-      return str('blockType') && hasKeys(chunk, START_KEYS) ? CHUNK.start : 0
+      return typeof chunk['blockType'] === 'string' && hasKeys(chunk, START_KEYS) ? CHUNK.start : 0
     case 'tool-call-delta':
-      if (!str('id') || !str('argumentsDelta')) return 0
-      if (str('name') && hasKeys(chunk, TOOL_KEYS)) return CHUNK.tool
+      if (typeof chunk['id'] !== 'string' || typeof chunk['argumentsDelta'] !== 'string') return 0
+      if (typeof chunk['name'] === 'string' && hasKeys(chunk, TOOL_KEYS)) return CHUNK.tool
       return hasKeys(chunk, TOOL_NO_NAME_KEYS) ? CHUNK.toolNoName : 0
     default:
       return 0
