@@ -97,7 +97,7 @@ function timeSeeks(engine: ReplayEngine) {
 
 const onArray = timeSeeks(engine)
 
-// The same chunks as the page holds a loaded file's: column batches from the worker (app/workers/chunkStore.ts).
+// The same chunks as the page holds a loaded file's: column batches from the worker (core/chunkStore.ts).
 const beforeColumns = memoryUsed()
 const held = heldAsOnPage(chunks)
 const columnBytesPerChunk = (memoryUsed() - beforeColumns) / N

@@ -3,7 +3,7 @@ import type { SessionEvent } from './sessionTypes'
 
 /**
  * A stream's chunks, read by position. The page holds the chunks of a big source as columns (typed arrays and one
- * string table, chunkColumns.ts) instead of one object per chunk, so the engine and the views read through this:
+ * string table, core/columns.ts) instead of one object per chunk, so the engine and the views read through this:
  * the accessors read one field without building anything; `at` builds a plain {@link SourcedChunk} equal to the one
  * the reader made (same keys, same order), a new object per call when the list is held as columns.
  *
@@ -85,7 +85,7 @@ export function chunkListOf(chunks: readonly SourcedChunk[] | ChunkList): ChunkL
 
 /**
  * Lists a page holds for attempts whose `chunks` array it builds only when something asks for it (the loaded
- * source keeps its chunks as columns, app/workers/chunkStore.ts). Everything that can read by position asks
+ * source keeps its chunks as columns, core/chunkStore.ts). Everything that can read by position asks
  * {@link chunksOf} instead, so a million-chunk stream is never turned into a million objects to be replayed.
  */
 const held = new WeakMap<object, ChunkList>()

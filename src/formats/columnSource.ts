@@ -1,5 +1,6 @@
 import { holdSession, RowBatches, type HeldStream } from '../core/chunkStore'
-import { ColumnWriter, type Columns } from '../core/columns'
+import type { Columns } from '../core/columns'
+import { ColumnWriter } from '../core/columnWriter'
 import { buildStreamSession, SessionSegmenter } from '../core/session'
 import { isRecord } from '../core/base/isRecord'
 import { eachNdjsonChunk, noChunks } from './chunkFiles'

@@ -1,4 +1,4 @@
-import { buildSession, SessionSegmenter, type Session } from '../core/session'
+import { buildSession, type SessionSegmenter, type Session } from '../core/session'
 import { eachLine, type ProgressHook } from './json'
 import { memberChunk } from './packedRow'
 import { readSessionJsonl, SessionJsonlReader } from './sessionJsonl'

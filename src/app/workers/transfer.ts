@@ -3,7 +3,8 @@ import type { SessionEvent } from '../../core/session'
 import type { LoadedSource } from '../../formats/types'
 import { chunksOf } from '../../core/chunkList'
 import { heldSessionOf, holdSession, RowBatches, wholeEvents, type HeldSession } from '../../core/chunkStore'
-import { COLUMN_BATCH, encodeChunks, encodeEvents, transferables, type Columns } from '../../core/columns'
+import { transferables, type Columns } from '../../core/columns'
+import { COLUMN_BATCH, encodeChunks, encodeEvents } from '../../core/columnWriter'
 import type { Session } from '../../core/session'
 import { markFitted } from './budget'
 
@@ -11,7 +12,7 @@ import { markFitted } from './budget'
  * Moving a loaded source from the worker to the page without freezing it. Structured clone of a million small
  * objects costs seconds of main-thread deserialisation in ONE task (measured: ~4.8 s for 1M chunks), so the
  * worker sends a shell (the source with events and chunks taken out) and then the events and chunks in batches
- * of BATCH, each as columns (columns.ts: typed arrays transferred, one string table) in its own message and so
+ * of BATCH, each as columns (core/columns.ts: typed arrays transferred, one string table) in its own message and so
  * its own short task. An attempt's chunks are usually the very objects its `assistant/chunk` events carry: those
  * travel once, as events, and the attempt gets back their indexes; the page reads them from the events' columns.
  * A source the reader already wrote as columns (formats/columnSource.ts) is sent as the batches it holds.
