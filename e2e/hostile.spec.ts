@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { encodeShareLink, fromBase64Url, toBase64Url } from '../src/formats/share/shareLink'
+import { encodeShareLink, fromBase64Url, SHARE_VERSION, toBase64Url } from '../src/formats/share/shareLink'
 import type { SharePayload } from '../src/formats/share/payload'
 import { idle, openApp } from './helpers'
-import { crc32 } from '../src/core/base/crc32'
+import { headerOf, setMode, writeCheck } from '../src/formats/share/frame'
 
 // Monster inputs through every entrance (file, paste, share link). Each must end in a clear message or a bounded
 // open, and the page must stay alive: the idle signal returns, the toolbar still works and a key still steps.
@@ -38,11 +38,21 @@ function chunksPayload(chunks: readonly unknown[]): SharePayload {
 }
 
 /** A frame with bytes the app's encoder would never write: a link re-signed so only its content is wrong. */
-function resigned(fragment: string, change: (frame: Uint8Array) => Uint8Array): string {
-  const frame = change(fromBase64Url(fragment.slice('v1.'.length)))
-  // The link's CRC-32 covers byte 0 and bytes 5… (its own field left out), as shareLink.ts computes it.
-  const crc = crc32(frame.subarray(5), crc32(frame.subarray(0, 1)))
-  new DataView(frame.buffer, frame.byteOffset).setUint32(1, crc)
+/** A link of the same version with its frame changed by `change` (given the header's length) and checked again. */
+function resigned(fragment: string, change: (frame: Uint8Array, header: number) => Uint8Array): string {
+  const prefix = /^v\d+\./.exec(fragment)![0]
+  const version = Number(prefix.slice(1, -1))
+  const frame = change(fromBase64Url(fragment.slice(prefix.length)), headerOf(version))
+  writeCheck(frame, version)
+  return `${prefix}${toBase64Url(frame)}`
+}
+
+/** A `#v1.` link around `body` (deflate-raw of JSON in v1), with a valid check: old links still open. */
+function v1Link(body: Uint8Array, mode = 0): string {
+  const frame = new Uint8Array(headerOf(1) + body.length)
+  frame.set(body, headerOf(1))
+  setMode(frame, 1, mode)
+  writeCheck(frame, 1)
   return `v1.${toBase64Url(frame)}`
 }
 
@@ -314,9 +324,17 @@ test.describe('share links', () => {
       [good.slice(0, good.length - Math.ceil(good.length / 3)), 'damaged'],
       [`${good.slice(0, 10)}${good[10] === 'A' ? 'B' : 'A'}${good.slice(11)}`, 'damaged'],
       [`v9.${good.slice(3)}`, 'does not know'],
-      [resigned(good, (frame) => Uint8Array.of(...frame.slice(0, 5), 0xff, 0xff, 0xff, 0xff)), 'corrupt'],
-      [resigned(good, (frame) => Uint8Array.of(7, ...frame.slice(1))), 'first characters'],
-      [resigned(good, (frame) => Uint8Array.of(...frame.slice(0, 5), ...deflated)), 'not valid JSON'],
+      [v1Link(Uint8Array.of(0xff, 0xff, 0xff, 0xff)), 'corrupt'],
+      [v1Link(Uint8Array.of(1, 2, 3), 7), 'first characters'],
+      [v1Link(deflated), 'not valid JSON'],
+      // Today's frame keeps the mode in byte 0's top two bits: 3 is neither plain nor encrypted.
+      [
+        resigned(good, (frame) => {
+          setMode(frame, SHARE_VERSION, 3)
+          return frame
+        }),
+        'first characters',
+      ],
       [await encodeShareLink([1, 2] as unknown as SharePayload), 'not a Chunkscope share payload'],
       [await encodeShareLink({ v: 1, source: { kind: 'chunks' }, k: 0 } as never), 'lacks its chunks'],
     ]
@@ -333,9 +351,9 @@ test.describe('share links', () => {
       passphrase: 'p',
       iterations: 10_000,
     })
-    const greedy = resigned(encrypted, (frame) => {
+    const greedy = resigned(encrypted, (frame, header) => {
       const copy = frame.slice()
-      new DataView(copy.buffer).setUint32(5, 4_000_000_000)
+      new DataView(copy.buffer).setUint32(header, 4_000_000_000)
       return copy
     })
     await page.goto(`/#${greedy}`)
