@@ -64,6 +64,7 @@ export type PackedRun = {
   readonly turn: unknown
   readonly step: unknown
   readonly index: unknown
+  /** The texts, or for tool calls the argument deltas: one member each. */
   readonly payload: readonly string[]
   readonly isToolCall: boolean
   readonly hasName: boolean

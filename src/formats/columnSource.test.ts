@@ -4,6 +4,7 @@ import { heldSessionOf, wholeEvents } from '../core/chunkStore'
 import { ColumnRows } from '../core/columns'
 import { encodeEvents } from '../core/columnWriter'
 import type { SessionEvent } from '../core/session'
+import { expectListReads } from '../test/chunkListChecks'
 import { corpusFiles, readCorpus } from '../test/corpus'
 import { generateStream } from '../test/generate'
 import { jsonl } from '../test/builders'
@@ -31,19 +32,7 @@ function expectSame(text: string): LoadedSource {
     // (A log read by loadSource after all holds no columns: all its events are beside.)
     const beside = heldSessionOf(session) === undefined ? plain.events : whole
     expect(eventsBesideChunks(session)).toStrictEqual(beside)
-    session.streams.forEach((attempt, a) => {
-      const list = chunksOf(attempt)
-      const chunks = plain.streams[a]!.chunks
-      expect(list.length).toBe(chunks.length)
-      chunks.forEach((sourced, pos) => {
-        expect(list.seqAt(pos)).toBe(sourced.seq)
-        expect(list.timeAt(pos)).toBe(sourced.time)
-        expect(list.typeAt(pos)).toBe(sourced.chunk.type)
-        const index = (sourced.chunk as { index?: unknown }).index
-        expect(list.indexAt(pos)).toBe(typeof index === 'number' ? index : undefined)
-      })
-      expect(list.slice()).toStrictEqual(chunks)
-    })
+    session.streams.forEach((attempt, a) => expectListReads(chunksOf(attempt), plain.streams[a]!.chunks))
   })
   // The arrays, built on first read, with everything else: the same source.
   expect(columnar).toStrictEqual(objects)

@@ -1,4 +1,5 @@
 /** The packed rows of a harness session log (docs/protocol.md §7): their validity rules and their members. */
+import type { PackedRun } from '../core/columnWriter'
 import type { AnyChunk } from '../core/protocol'
 import type { PackedRowType, SessionEvent } from '../core/session'
 import { isRecord, kindOf } from './json'
@@ -16,21 +17,12 @@ export function isPackedRowType(type: string): type is PackedRowType {
   return Object.hasOwn(PACKED_DELTA_TYPES, type)
 }
 
-/** A packed row that passed every rule: what its members are made of. Member k's time is time0 + dt[0..k-1]. */
-export type PackedMembers = {
-  readonly seq0: number
-  readonly time0: number
-  readonly dt: readonly number[]
-  readonly turn: unknown
-  readonly step: unknown
-  readonly index: unknown
-  /** The texts, or for tool calls the argument deltas: one member each. */
-  readonly payload: readonly string[]
+/**
+ * A packed row that passed every rule: what its members are made of (core's {@link PackedRun}, which the column
+ * writer takes) and the delta type its members become. Member k's time is time0 + dt[0..k-1].
+ */
+export type PackedMembers = PackedRun & {
   readonly deltaType: (typeof PACKED_DELTA_TYPES)[PackedRowType]
-  readonly isToolCall: boolean
-  readonly hasName: boolean
-  readonly id: unknown
-  readonly name: unknown
 }
 
 /**

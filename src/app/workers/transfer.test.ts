@@ -3,6 +3,7 @@ import { chunksOf, eventCountOf, eventsBesideChunks } from '../../core/chunkList
 import { ReplayEngine } from '../../core/ReplayEngine'
 import type { SessionEvent } from '../../core/session'
 import { loadSource } from '../../formats/load'
+import { expectListReads } from '../../test/chunkListChecks'
 import { readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { deepUsageLog } from '../../test/hostile'
@@ -111,19 +112,7 @@ describe('the page’s chunk store', () => {
         session.streams.forEach((attempt, a) => {
           const chunks = expected.streams[a]!.chunks
           const list = chunksOf(attempt)
-          expect(list.length).toBe(chunks.length)
-          expect(list.slice()).toEqual(chunks)
-          expect([...list]).toEqual(chunks)
-          chunks.forEach((sourced, pos) => {
-            expect(list.seqAt(pos)).toBe(sourced.seq)
-            expect(list.timeAt(pos)).toBe(sourced.time)
-            expect(list.typeAt(pos)).toBe(sourced.chunk.type)
-            const index = (sourced.chunk as { index?: unknown }).index
-            expect(list.indexAt(pos)).toBe(typeof index === 'number' ? index : undefined)
-            expect(JSON.stringify(list.chunkAt(pos))).toBe(JSON.stringify(sourced.chunk))
-          })
-          expect(list.at(-1)).toBeUndefined()
-          expect(list.at(chunks.length)).toBeUndefined()
+          expectListReads(list, chunks)
           // Replaying from the columns gives what replaying the reader's chunks gives.
           expect(new ReplayEngine(list).result).toEqual(new ReplayEngine(chunks).result)
         })

@@ -1,3 +1,4 @@
+import { jsonValueEnd } from '../wire/concatenatedJson'
 import { readEventFrames, type EventFrame, type FrameRead } from './eventFrames'
 
 /** What a Bedrock event stream saved as text gave back (docs/protocol.md §9.4, "Saved as text"). */
@@ -93,22 +94,6 @@ function headerAt(text: string, at: number): Header | null {
   return { name, value: text.slice(start, pos), end: pos }
 }
 
-/** The end (exclusive) of the JSON object starting at `at`, string-aware; -1 when the text ends first. */
-function objectEnd(text: string, at: number): number {
-  let depth = 0
-  let inString = false
-  for (let i = at; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i += 1
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 123) depth += 1
-    else if (c === 125 && --depth === 0) return i + 1
-  }
-  return -1
-}
-
 function recoverFrames(text: string): FrameRead {
   const frames: EventFrame[] = []
   HEADER_NAME.lastIndex = 0
@@ -142,7 +127,7 @@ function recoverFrames(text: string): FrameRead {
     let end = pos
     if (messageType === 'error') payload = headers.get(':error-message') ?? ''
     else if (text.charCodeAt(pos) === 123) {
-      end = objectEnd(text, pos)
+      end = jsonValueEnd(text, pos)
       if (end === -1)
         return {
           frames,

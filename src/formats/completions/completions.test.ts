@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { analyzeStream } from '../../core/analyzeStream'
 import type { Attempt } from '../../core/session'
+import { expectSameStreamInHar } from '../../test/harEntry'
 import { loadSource } from '../load'
 import { mapFinishReason, mapUsage } from '../sse/openai'
 
@@ -118,20 +119,7 @@ describe('legacy OpenAI Completions SSE', () => {
   })
 
   it('inside a HAR entry it opens as the same stream, named as openai-completions-sse', () => {
-    const entry = {
-      request: { method: 'POST', url: 'https://api.example.com/v1' },
-      response: {
-        status: 200,
-        content: { mimeType: 'text/event-stream', text: fixture('gpt-instruct-usage.sse') },
-      },
-    }
-    const har = loadSource(JSON.stringify({ log: { entries: [entry] } }))
-    expect(har.format).toBe('har')
-    expect(har.diagnostics.map((d) => d.message)).toContainEqual(
-      expect.stringContaining('→ openai-completions-sse'),
-    )
-    const chunks = (a: Attempt) => a.chunks.map((c) => c.chunk)
-    expect(chunks(har.sessions[0]!.streams[0]!)).toEqual(chunks(stream('gpt-instruct-usage.sse')))
+    expectSameStreamInHar(fixture('gpt-instruct-usage.sse'), 'openai-completions-sse')
   })
 
   it('in a HAR whose request asked for echo, the echoed prompt at the start of the text is said', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { analyzeStream } from '../../core/analyzeStream'
 import type { Attempt } from '../../core/session'
+import { expectSameStreamInHar } from '../../test/harEntry'
 import { loadSource } from '../load'
 
 /** Gemini Interactions API SSE (docs/protocol.md §9, "Gemini Interactions"). */
@@ -151,19 +152,6 @@ describe('Gemini Interactions SSE', () => {
   })
 
   it('inside a HAR entry it opens as the same stream, named as gemini-interactions-sse', () => {
-    const entry = {
-      request: { method: 'POST', url: 'https://api.example.com/v1' },
-      response: {
-        status: 200,
-        content: { mimeType: 'text/event-stream', text: fixture('steps-function-call.sse') },
-      },
-    }
-    const har = loadSource(JSON.stringify({ log: { entries: [entry] } }))
-    expect(har.format).toBe('har')
-    expect(har.diagnostics.map((d) => d.message)).toContainEqual(
-      expect.stringContaining('→ gemini-interactions-sse'),
-    )
-    const chunks = (a: Attempt) => a.chunks.map((c) => c.chunk)
-    expect(chunks(har.sessions[0]!.streams[0]!)).toEqual(chunks(stream('steps-function-call.sse')))
+    expectSameStreamInHar(fixture('steps-function-call.sse'), 'gemini-interactions-sse')
   })
 })
