@@ -33,7 +33,9 @@ export default defineConfig({
     sourcemap: false,
     rolldownOptions: {
       external: [...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
-      output: { format: 'es', entryFileNames: 'chunkscope.mjs' },
+      // The commands' lazily imported chunks sit beside the bundle (not in assets/): their `import.meta.url`
+      // finds `../dist/` and `./sql.js/` as the bundle's does.
+      output: { format: 'es', entryFileNames: 'chunkscope.mjs', chunkFileNames: '[name]-[hash].mjs' },
     },
   },
   ssr: {

@@ -5,19 +5,9 @@ import { loadSource } from '../formats/load'
 import { loadBytes, type LoadBytesOptions } from '../formats/loadBytes'
 import type { LoadedSource } from '../formats/types'
 import { withReferences } from '../formats/reference/traceReference'
-import { runExport } from './export'
-import { runChaos } from './experiments/chaos'
-import { runDiff } from './experiments/diff'
-import { runMcp } from './experiments/mcp'
-import { runMinimize } from './experiments/minimize'
 import { describeFsError, parseOptions } from './loadFile'
-import { runProxy } from './proxy/runProxy'
-import { runAttach } from './attach/runAttach'
 import { buildInspectReport, formatInspect, formatLint, hasErrors } from './inspect'
 import { loadForReport } from './loadForReport'
-import { runOpen } from './open/runOpen'
-import { runServe } from './serve/runServe'
-import { runShare } from './share'
 import { loadSqlJsNode } from './sqlJsNode'
 import { terminalIo } from './terminalText'
 import { VERSION } from './version'
@@ -107,18 +97,21 @@ export async function runBytes(
   const io = terminalIo(rawIo)
   // share and export: their own options, the same loading.
   const load = async (path: string) => loadBytes(readBytes(path), basename(path), options)
-  if (argv[0] === 'share') return runShare(argv.slice(1), io, load)
-  if (argv[0] === 'export') return runExport(argv.slice(1), io, load)
-  if (argv[0] === 'proxy') return runProxy(argv.slice(1), io)
-  if (argv[0] === 'attach') return runAttach(argv.slice(1), io)
-  if (argv[0] === 'open') return runOpen(argv.slice(1), io)
-  if (argv[0] === 'serve') return runServe(argv.slice(1), io, load)
-  if (argv[0] === 'chaos') return runChaos(argv.slice(1), io, load)
-  if (argv[0] === 'minimize') return runMinimize(argv.slice(1), io, load)
-  if (argv[0] === 'diff') return runDiff(argv.slice(1), io, load)
-  if (argv[0] === 'mcp') return runMcp(argv.slice(1), io, load)
+  // Each command's code is imported when it runs: `inspect` of a large log starts without compiling servers, the
+  // MCP SDK and the share codec it never uses.
+  const rest = argv.slice(1)
+  if (argv[0] === 'share') return (await import('./share')).runShare(rest, io, load)
+  if (argv[0] === 'export') return (await import('./export')).runExport(rest, io, load)
+  if (argv[0] === 'proxy') return (await import('./proxy/runProxy')).runProxy(rest, io)
+  if (argv[0] === 'attach') return (await import('./attach/runAttach')).runAttach(rest, io)
+  if (argv[0] === 'open') return (await import('./open/runOpen')).runOpen(rest, io)
+  if (argv[0] === 'serve') return (await import('./serve/runServe')).runServe(rest, io, load)
+  if (argv[0] === 'chaos') return (await import('./experiments/chaos')).runChaos(rest, io, load)
+  if (argv[0] === 'minimize') return (await import('./experiments/minimize')).runMinimize(rest, io, load)
+  if (argv[0] === 'diff') return (await import('./experiments/diff')).runDiff(rest, io, load)
+  if (argv[0] === 'mcp') return (await import('./experiments/mcp')).runMcp(rest, io, load)
   // Bare `chunkscope FILE` (or a link, or - for stdin) opens it; a misspelt command stays an error below.
-  if (argv[0] !== undefined && isOpenable(argv[0])) return runOpen(argv, io)
+  if (argv[0] !== undefined && isOpenable(argv[0])) return (await import('./open/runOpen')).runOpen(argv, io)
   const parsed = parseArgs(argv, io)
   if (typeof parsed === 'number') return parsed
   let bytes: Uint8Array
