@@ -280,6 +280,25 @@ export class StreamChecker {
     }
   }
 
+  /**
+   * Whether more deltas of `deltaType` into block `index`, right after the chunk last observed (which had that
+   * index and appended), would each pass {@link observe} without a finding nor a change but the last seq: the block
+   * is open with that type, its index valid, no finish came. A packed row's members are then taken whole
+   * ({@link skipQuiet}) instead of observed one by one.
+   */
+  takesQuietly(deltaType: keyof typeof DELTA_BLOCK_TYPE, index: unknown, assembler: BlockAssembler): boolean {
+    if (this.finishSeen || !this.deltaSeen || index !== this.lastIndex) return false
+    if (!Number.isSafeInteger(index) || (index as number) < 0) return false
+    const partial = assembler.partial(index as number)
+    return partial !== undefined && !partial.block && partial.blockType === DELTA_BLOCK_TYPE[deltaType]
+  }
+
+  /** Deltas that {@link takesQuietly} vouched for, taken whole: the last of them was at `pos`, seq `seq`. */
+  skipQuiet(pos: number, seq: number): void {
+    this.lastPos = pos
+    this.lastSeq = seq
+  }
+
   /** End-of-stream rules, evaluated on the final state; their seq is the last chunk's. */
   end(assembler: BlockAssembler): Finding[] {
     const pos = this.lastPos
@@ -403,10 +422,17 @@ function tryAssembleOpen(partial: Parameters<typeof assembleOpen>[0], index: num
 
 function isValidJson(text: unknown): boolean {
   if (typeof text !== 'string') return false
+  // A SyntaxError that nobody reads still captures a stack: deep in a command that read a 100 MB log, that cost
+  // ~50 µs a throw, and a log holds thousands of tool calls whose arguments are not JSON. V8 reads this limit when
+  // it builds the error; other engines have no such property and ignore it.
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
   try {
     JSON.parse(text)
     return true
   } catch {
     return false
+  } finally {
+    Error.stackTraceLimit = limit
   }
 }
