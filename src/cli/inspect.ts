@@ -1,6 +1,6 @@
 import { terminalText } from './terminalText'
 import type { StreamReport } from '../core/streamReport'
-import { reportStream } from '../core/streamReport'
+import { chunkCount, reportStream } from '../core/streamReport'
 import type { Diagnostic, LoadedSource } from '../formats/types'
 import { listStreams } from '../formats/streamRefs'
 
@@ -60,7 +60,7 @@ export function formatInspect(name: string, report: InspectReport): string {
           : '✗ differs from recorded message'
     lines.push('')
     lines.push(
-      `${stream.id}  ${plural(stream.seqs.length, 'chunk')} · finish ${finish}${stream.hasFinish ? '' : ' (no finish chunk)'} · ${recorded}`,
+      `${stream.id}  ${plural(chunkCount(stream), 'chunk')} · finish ${finish}${stream.hasFinish ? '' : ' (no finish chunk)'} · ${recorded}`,
     )
     const divergence = stream.recorded?.firstDivergence
     if (divergence) lines.push(`  ${describeDivergence(divergence)} (seq ${divergence.seq})`)

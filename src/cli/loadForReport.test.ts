@@ -14,9 +14,11 @@ async function bothWays(text: string): Promise<{ lean: LoadedSource; full: Loade
   const { source: lean, report: leanReport } = await loadForReport(bytes, 'session.jsonl', {})
   const full = await loadBytes(bytes, 'session.jsonl', {})
   const fullReport = buildInspectReport(full)
-  expect(leanReport).toEqual(fullReport)
   expect(formatInspect('session.jsonl', leanReport)).toBe(formatInspect('session.jsonl', fullReport))
   expect(formatLint('session.jsonl', leanReport)).toBe(formatLint('session.jsonl', fullReport))
+  // `inspect --json` byte for byte, then as values.
+  expect(JSON.stringify(leanReport)).toBe(JSON.stringify(fullReport))
+  expect(leanReport).toEqual(fullReport)
   return { lean, full }
 }
 
@@ -79,6 +81,19 @@ describe('loadForReport: the inspect and lint report of loadBytes, without keepi
       expect(lean.diagnostics.some((d) => d.severity !== 'info')).toBe(true)
       expect(keptChunks(lean)).toBe(0)
     }
+  })
+
+  it('the text summary counts the chunks without listing their seqs; --json lists them', async () => {
+    const { text } = generateSessionLog({ targetChars: 100_000, deltas: 40, mismatchEvery: 1_000_000 })
+    const { report } = await loadForReport(encode(text), 'session.jsonl', {})
+    const listed = (stream: object) => Object.getOwnPropertyDescriptor(stream, 'seqs')?.get === undefined
+    expect(report.streams.length).toBeGreaterThan(1)
+    formatInspect('session.jsonl', report)
+    formatLint('session.jsonl', report)
+    expect(report.streams.filter(listed)).toEqual([])
+    const printed = JSON.parse(JSON.stringify(report)) as { streams: { seqs: number[] }[] }
+    expect(report.streams.every(listed)).toBe(true)
+    expect(printed.streams.map((stream) => stream.seqs)).toEqual(report.streams.map((stream) => stream.seqs))
   })
 
   it('a log out of seq order loads as loadBytes loads it (segmenting needs seq order)', async () => {

@@ -39,8 +39,10 @@ export async function loadForReport(
     return { source, report: buildInspectReport(source) }
   }
   const passes: AssemblyPass[] = []
-  const segmenter = new SessionSegmenter(eventsRoom(text), (stream, chunk, seq) =>
-    (passes[stream] ??= new AssemblyPass([])).pushChunk(chunk, seq),
+  const segmenter = new SessionSegmenter(
+    eventsRoom(text),
+    (stream, chunk, seq) => (passes[stream] ??= new AssemblyPass([])).pushChunk(chunk, seq),
+    (stream, run, chunkOf) => (passes[stream] ??= new AssemblyPass([])).pushRun(run, run.seq0, chunkOf),
   )
   let read: ReturnType<typeof readSessionStreams>
   try {
@@ -54,7 +56,9 @@ export async function loadForReport(
   const streams = (source.sessions[0]?.streams ?? []).map((attempt, index) => {
     const pass = (passes[index] ??= new AssemblyPass([]))
     pass.end()
-    return reportAnalyzed(streamKey(0, attempt), attempt, pass.result(), segmenter.seqsOf(index), () => {
+    // Only `--json` lists the seqs (a 100 MB log's millions of them): the text prints their count.
+    const seqs = { count: pass.pos, list: () => segmenter.seqsOf(index) }
+    return reportAnalyzed(streamKey(0, attempt), attempt, pass.result(), seqs, () => {
       diverged = true
       return null
     })

@@ -55,6 +55,19 @@ export type AssemblerState = {
 
 export { assembleOpen, type PartialBlock }
 
+/** A packed row's members (docs/protocol.md §7): `payload[k]` is member k's text or arguments delta. */
+export type RunOfDeltas = {
+  readonly deltaType: 'text-delta' | 'reasoning-delta' | 'tool-call-delta'
+  readonly index: unknown
+  readonly payload: readonly unknown[]
+  readonly id: unknown
+  readonly hasName: boolean
+  readonly name: unknown
+}
+
+/** Far below V8's longest string (2^29 − 24 UTF-16 units), so no append of a run can fail. */
+const MAX_RUN_TEXT = 2 ** 28
+
 export type AssembledBlocks = {
   /** `order.map(assemble)`, before max-tokens drops tool calls. */
   readonly all: readonly ContentBlock[]
@@ -119,6 +132,38 @@ export class BlockAssembler {
       if (implicit === -1) return { kind: 'push-error', error }
       return { kind: 'push-error', error, index: this.ensuredIndex, implicit: implicit === 1 }
     }
+  }
+
+  /**
+   * Pushes members `from`… of a packed row (docs/protocol.md §7) at once, for a caller that needs no effect per
+   * member: the state afterwards is the one pushing each member's delta leaves. Only where every such push would
+   * append (the block is open, no push threw, every payload is a string and the text stays far below the engine's
+   * longest string) — false otherwise, having done nothing: push the members one by one then. The appended text
+   * is one joined string instead of a rope of one piece per member: the same value, which compares and parses
+   * without walking hundreds of pieces.
+   */
+  appendRun(run: RunOfDeltas, from: number): boolean {
+    const partial = this.partials.get(run.index as number)
+    if (this.storedFailure !== undefined || partial === undefined || partial.block) return false
+    const { payload } = run
+    const isToolCall = run.deltaType === 'tool-call-delta'
+    let length = isToolCall ? partial.toolCallArguments.length : partial.text.length
+    for (let k = from; k < payload.length; k++) {
+      const piece: unknown = payload[k]
+      if (typeof piece !== 'string') return false
+      length += piece.length
+    }
+    // Past this a push may throw V8's "Invalid string length" at one member: that one must be found by pushing.
+    if (length > MAX_RUN_TEXT) return false
+    const appended = from === 0 ? payload.join('') : payload.slice(from).join('')
+    if (isToolCall) {
+      // A3 for each member: the id overwrites (the same every member), a non-empty name too.
+      partial.toolCallId = run.id as string
+      if (run.hasName && run.name) partial.toolCallName = run.name as string
+      partial.toolCallArguments = partial.toolCallArguments + appended
+    } else partial.text = partial.text + appended
+    this.pushed += payload.length - from
+    return true
   }
 
   /** The harness's `push`, step for step; throws where it throws (the caller records the failure). */

@@ -1,4 +1,4 @@
-import { BlockAssembler } from './BlockAssembler'
+import { BlockAssembler, type RunOfDeltas } from './BlockAssembler'
 import { harnessThrowOf } from './harnessThrows'
 import { StreamChecker, type Finding } from './checks'
 import { chunkListOf, type ChunkList } from './chunkList'
@@ -82,6 +82,30 @@ export class AssemblyPass {
   pushChunk(chunk: AnyChunk, seq: number): void {
     this.step(this.pos, chunk, seq)
     this.pos += 1
+  }
+
+  /**
+   * A packed row's members (docs/protocol.md §7) handed over at once, member k with seq `seq0 + k` and chunk
+   * `chunkOf(k)`: what {@link pushChunk} of each in turn does. The first goes through `pushChunk`; when the rest
+   * can only append to its open block without a finding (the assembler and checker vouch for that), they are taken
+   * whole, without a chunk object, an effect or a check each — a 100 MB log is millions of such members. A pass
+   * with `onPush` needs every member's effect, so it always pushes them one by one.
+   */
+  pushRun(run: RunOfDeltas, seq0: number, chunkOf: (k: number) => AnyChunk): void {
+    const count = run.payload.length
+    if (count === 0) return
+    this.pushChunk(chunkOf(0), seq0)
+    if (
+      count > 1 &&
+      this.onPush === undefined &&
+      this.checker.takesQuietly(run.deltaType, run.index, this.assembler) &&
+      this.assembler.appendRun(run, 1)
+    ) {
+      this.pos += count - 1
+      this.checker.skipQuiet(this.pos - 1, seq0 + count - 1)
+      return
+    }
+    for (let k = 1; k < count; k++) this.pushChunk(chunkOf(k), seq0 + k)
   }
 
   /** The end-of-stream checks (§5), once: `advance` runs them when it reaches the end. */

@@ -83,7 +83,7 @@ export function reportAnalyzed(
   id: string,
   attempt: Attempt,
   result: StreamResult,
-  seqs: readonly number[],
+  seqs: readonly number[] | LazySeqs,
   divergenceOf: (attempt: Attempt) => FirstDivergence | null,
 ): StreamReport {
   const findings: Omit<Finding, 'pos'>[] = result.findings.map(({ rule, severity, seq, message }) => ({
@@ -106,15 +106,15 @@ export function reportAnalyzed(
       message: `the assembled ${recorded.interrupted ? 'interruptedBlocks()' : 'blocks()'} differ from ${describeRecorded(recorded)}${comparison.error ? ` (${comparison.error})` : ''}${describeMismatch(comparison, divergence)}`,
     })
   }
-  return {
+  const report: StreamReport = {
     id,
     turn: attempt.turn,
     step: attempt.step,
     attempt: attempt.attempt,
-    seqs,
+    seqs: Array.isArray(seqs) ? seqs : [],
     blocks: result.blocks,
     error: result.error,
-    errorSeq: result.errorPos === null ? null : (seqs[result.errorPos] ?? null),
+    errorSeq: result.errorPos === null ? null : (listed(seqs)[result.errorPos] ?? null),
     interruptedBlocks: result.interruptedBlocks,
     interruptedBlocksError: result.interruptedBlocksError,
     finish: result.finish,
@@ -143,4 +143,41 @@ export function reportAnalyzed(
                   },
           },
   }
+  if (!Array.isArray(seqs)) listLater(report, seqs as LazySeqs)
+  return report
+}
+
+/**
+ * A stream's seqs as their count and a way to list them, for a caller that holds them in a form of its own (a log
+ * analyzed as it was read, cli/loadForReport.ts). The report lists them the first time its `seqs` is read:
+ * `inspect` without `--json` prints only their number ({@link chunkCount}) and never builds an array of millions.
+ */
+export type LazySeqs = { readonly count: number; readonly list: () => readonly number[] }
+
+const lazyCounts = new WeakMap<StreamReport, number>()
+
+/** How many chunks a report's stream has, without listing seqs the report has not listed yet. */
+export function chunkCount(report: StreamReport): number {
+  return lazyCounts.get(report) ?? report.seqs.length
+}
+
+function listed(seqs: readonly number[] | LazySeqs): readonly number[] {
+  return Array.isArray(seqs) ? seqs : (seqs as LazySeqs).list()
+}
+
+/**
+ * Makes `report.seqs` (already in its place among the keys, which is the order `--json` prints) a getter that lists
+ * them once and then stays the listed array; whoever reads or serialises the report sees an array as ever.
+ */
+function listLater(report: StreamReport, seqs: LazySeqs): void {
+  lazyCounts.set(report, seqs.count)
+  Object.defineProperty(report, 'seqs', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = seqs.list()
+      Object.defineProperty(report, 'seqs', { configurable: true, enumerable: true, writable: true, value })
+      return value
+    },
+  })
 }

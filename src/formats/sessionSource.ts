@@ -54,7 +54,8 @@ export function readSessionStreams(text: string, segmenter: SessionSegmenter): R
       events += count - 1
       if (!inOrder(members.seq0)) return
       lastSeq = members.seq0 + count - 1
-      segmenter.chunkRun(members.seq0, count, members.turn, members.step, (k) => memberChunk(members, k))
+      const chunkOf = (k: number) => memberChunk(members, k)
+      segmenter.chunkRun(members.seq0, count, members.turn, members.step, chunkOf, members)
     },
   })
   eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }))
