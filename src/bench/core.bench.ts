@@ -113,9 +113,9 @@ function heldAsOnPage(stream: SourcedChunk[]): ChunkList {
     sessions: [buildStreamSession(stream.slice())],
   }
   const { shell, plan, parts } = splitSource(source)
-  const assembler = new SourceAssembler(shell, plan)
+  const assembler = new SourceAssembler()
   for (const next of parts) assembler.add(next())
-  return chunksOf(assembler.finish().sessions[0]!.streams[0]!)
+  return chunksOf(assembler.finish(shell, plan).sessions[0]!.streams[0]!)
 }
 
 const rows: Row[] = [

@@ -103,7 +103,11 @@ export class ReplayEngine {
     const { pass } = builder
     this.chunks = builder.chunks
     this.total = builder.chunks.length
-    this.effectCodes = builder.effectCodes
+    // A pass begun before its stream's length was known sized its codes for the most it could hold.
+    this.effectCodes =
+      builder.effectCodes.length === this.total
+        ? builder.effectCodes
+        : builder.effectCodes.subarray(0, this.total)
     this.checkpoints = builder.checkpoints
     const outside = builder.outside
     if (outside === undefined) {

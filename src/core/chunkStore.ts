@@ -1,4 +1,4 @@
-import { holdChunks, holdEvents, releaseChunks, type ChunkList } from './chunkList'
+import { chunksOf, holdChunks, holdEvents, releaseChunks, type ChunkList } from './chunkList'
 import type { AnyChunk, SourcedChunk } from './protocol'
 import type { Session, SessionEvent } from './sessionTypes'
 import { ColumnRows, type Columns } from './columns'
@@ -236,19 +236,48 @@ export function holdSession(
     holdEvents(session, { count: events.length, whole })
     defineLazy(session, 'events', () => eventsOf(events))
   }
-  const lists = session.streams.map((attempt, index) => {
-    const held = streams[index]!
-    const rows = held instanceof Int32Array ? held : null
-    const list = new ColumnChunkList(rows === null ? (held as RowBatches) : events, rows && new RowMap(rows))
-    holdChunks(attempt, list)
-    const build =
-      rows === null
-        ? () => (held as RowBatches).records((batch, i) => batch.sourced(i))
-        : () => Array.from({ length: list.length }, (_, pos) => chunkOfEvent(session.events[list.row(pos)]!))
-    defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
-    return list
-  })
+  const lists = session.streams.map((attempt, index) => holdStream(session, attempt, events, streams[index]!))
   heldSessions.set(session, { events, streams, lists })
+}
+
+/** Holds one stream of a session held as columns (see {@link holdSession}) and gives the list it reads through. */
+function holdStream(
+  session: Session,
+  attempt: Session['streams'][number],
+  events: RowBatches,
+  held: HeldStream,
+): ChunkList {
+  const rows = held instanceof Int32Array ? held : null
+  const list = new ColumnChunkList(rows === null ? (held as RowBatches) : events, rows && new RowMap(rows))
+  holdChunks(attempt, list)
+  const build =
+    rows === null
+      ? () => (held as RowBatches).records((batch, i) => batch.sourced(i))
+      : () => Array.from({ length: list.length }, (_, pos) => chunkOfEvent(session.events[list.row(pos)]!))
+  defineLazy(attempt, 'chunks', build, () => releaseChunks(attempt))
+  return list
+}
+
+/**
+ * Cuts stream `index` of a held session to its first `count` chunks and keeps it held: what assigning
+ * `chunksOf(attempt).slice(0, count)` to its `chunks` gives, without one object per chunk, for a stream held as
+ * rows of the session's events (its chunks still travel once, as the events). False, and nothing changed, for any
+ * other stream: the caller assigns the slice then.
+ */
+export function cutHeldStream(session: Session, index: number, count: number): boolean {
+  const held = heldSessions.get(session)
+  const attempt = session.streams[index]
+  const rows = held?.streams[index]
+  if (held === undefined || attempt === undefined || !(rows instanceof Int32Array)) return false
+  if (chunksOf(attempt) !== held.lists[index]) return false
+  // A copy, not a view: the worker posts the plan, and a view would carry its whole buffer with it.
+  const cut = rows.slice(0, count)
+  const streams = held.streams.map((stream, at) => (at === index ? cut : stream))
+  const lists = held.lists.map((list, at) =>
+    at === index ? holdStream(session, attempt, held.events, cut) : list,
+  )
+  heldSessions.set(session, { events: held.events, streams, lists })
+  return true
 }
 
 function chunkOfEvent(event: SessionEvent): SourcedChunk {

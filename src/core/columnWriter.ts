@@ -92,7 +92,16 @@ export class ColumnWriter {
   constructor(
     private readonly events: boolean,
     private readonly batch = COLUMN_BATCH,
+    /** Told of each batch once it is full, while the rest is read (the loading worker posts it at once). */
+    private readonly onBatch?: (columns: Columns) => void,
   ) {
+    this.encoder = this.next()
+  }
+
+  private seal(): void {
+    const columns = this.encoder.finish()
+    this.batches.push(columns)
+    this.onBatch?.(columns)
     this.encoder = this.next()
   }
 
@@ -103,10 +112,7 @@ export class ColumnWriter {
   }
 
   private room(): Encoder {
-    if (this.encoder.full) {
-      this.batches.push(this.encoder.finish())
-      this.encoder = this.next()
-    }
+    if (this.encoder.full) this.seal()
     this.length += 1
     return this.encoder
   }
@@ -141,12 +147,11 @@ export class ColumnWriter {
     const count = run.payload.length
     let time = run.time0
     for (let from = 0; from < count;) {
-      if (this.encoder.full) {
-        this.batches.push(this.encoder.finish())
-        this.encoder = this.next()
-      }
+      if (this.encoder.full) this.seal()
       const to = Math.min(count, from + this.batch - this.encoder.count)
-      time = this.encoder.members(run, from, to, time, line, packed, chunkOf)
+      // `time` is member from − 1's when the row goes on in a new batch: member k's is member k − 1's + dt[k − 1].
+      const start = from === 0 ? time : time + run.dt[from - 1]!
+      time = this.encoder.members(run, from, to, start, line, packed, chunkOf)
       this.length += to - from
       from = to
     }

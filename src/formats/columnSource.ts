@@ -1,6 +1,6 @@
 import { holdSession, RowBatches, type HeldStream } from '../core/chunkStore'
 import type { Columns } from '../core/columns'
-import { ColumnWriter } from '../core/columnWriter'
+import { COLUMN_BATCH, ColumnWriter } from '../core/columnWriter'
 import { buildStreamSession, SessionSegmenter } from '../core/session'
 import { isRecord } from '../core/base/isRecord'
 import { eachNdjsonChunk, noChunks } from './chunkFiles'
@@ -25,15 +25,20 @@ import type { Diagnostic, LoadedSource, ReadResult } from './types'
  * const source = loadColumns(text, 'session.jsonl')
  * chunksOf(source.sessions[0].streams[0]).typeAt(0) // 'block-start', read from the columns
  */
-export function loadColumns(text: string, name?: string, onProgress?: ProgressHook): LoadedSource {
+export function loadColumns(
+  text: string,
+  name?: string,
+  onProgress?: ProgressHook,
+  sink?: BatchSink,
+): LoadedSource {
   const format = isBlank(text) ? null : detectFormat(text)
   if (format === 'dsh-session-jsonl' || format === 'chunk-ndjson') {
     let read: ReadResult | null = null
     try {
       read =
         format === 'dsh-session-jsonl'
-          ? readSessionColumns(text, onProgress)
-          : readNdjsonColumns(text, onProgress)
+          ? readSessionColumns(text, onProgress, sink)
+          : readNdjsonColumns(text, onProgress, sink)
     } catch {
       // loadSource reads it again and turns the same failure into its message.
     }
@@ -43,14 +48,42 @@ export function loadColumns(text: string, name?: string, onProgress?: ProgressHo
 }
 
 /**
+ * Told of each batch as soon as it is full, while the rest of the text is read: the loading worker posts it then,
+ * so the page can replay a stream's first chunks while its last ones are parsed (app/open/earlyReplay.ts). The
+ * batch is one the result will hold, unless the reader gives up on the columns (loadSource reads the text then).
+ * A session log's batches are its events; `rowsOf(stream)` is that stream's chunk events' rows so far (a view,
+ * valid during the call), `firstStream` the lowest stream with chunks so far (−1: none). A chunk file's batches
+ * are its one stream's chunks.
+ */
+export type BatchSink = (
+  batch:
+    | { readonly kind: 'chunks'; readonly columns: Columns }
+    | {
+        readonly kind: 'events'
+        readonly columns: Columns
+        readonly firstStream: number
+        readonly rowsOf: (stream: number) => Int32Array
+      },
+) => void
+
+/**
  * A session log (docs/protocol.md §6, §7) read as readSessionSource reads it, its events written as rows while the
  * log is segmented (both need seq order: segmenting hands each chunk to its stream, which takes the row just
  * written). Null when the log is out of seq order or a stream's chunk is not its event's own (segmenting wraps a
  * chunk event whose chunk is no object with a string type): loadSource reads those.
  */
-export function readSessionColumns(text: string, onProgress?: ProgressHook): ReadResult | null {
-  const writer = new ColumnWriter(true)
+export function readSessionColumns(
+  text: string,
+  onProgress?: ProgressHook,
+  sink?: BatchSink,
+): ReadResult | null {
   const streams: RowList[] = []
+  const rowsOf = (stream: number) => streams[stream]?.view() ?? new Int32Array(0)
+  const writer = new ColumnWriter(
+    true,
+    COLUMN_BATCH,
+    sink && ((columns) => sink({ kind: 'events', columns, firstStream: streams.findIndex(Boolean), rowsOf })),
+  )
   /** The chunk object the segmenter is being given: it hands over that very object unless it wraps it. */
   let given: unknown
   let own = true
@@ -105,8 +138,12 @@ export function readSessionColumns(text: string, onProgress?: ProgressHook): Rea
 }
 
 /** Chunk NDJSON read as readChunkNdjson reads it, each kept chunk written as a row of its one stream. */
-export function readNdjsonColumns(text: string, onProgress?: ProgressHook): ReadResult {
-  const writer = new ColumnWriter(false)
+export function readNdjsonColumns(text: string, onProgress?: ProgressHook, sink?: BatchSink): ReadResult {
+  const writer = new ColumnWriter(
+    false,
+    COLUMN_BATCH,
+    sink && ((columns) => sink({ kind: 'chunks', columns })),
+  )
   const diagnostics: Diagnostic[] = []
   eachNdjsonChunk(text, diagnostics, (chunk) => writer.sourced(writer.length, null, chunk), onProgress)
   if (writer.length === 0) return noChunks(diagnostics)
@@ -148,5 +185,10 @@ class RowList {
 
   array(): Int32Array {
     return this.rows.slice(0, this.length)
+  }
+
+  /** The rows so far, without a copy (until the next push). */
+  view(): Int32Array {
+    return this.rows.subarray(0, this.length)
   }
 }

@@ -3,7 +3,7 @@ import type { LoadedSource } from '../../formats/types'
 import type { LoadProgress, LoadRequest, LoadResponse } from '../workers/loadMessages'
 import { refuseInput } from '../workers/budget'
 import { readInput } from '../workers/readInput'
-import { SourceAssembler } from '../workers/transfer'
+import { LoadReceiver } from './loadReceiver'
 
 export type LoadInput =
   { readonly file: Blob; readonly name: string } | { readonly text: string; readonly name: string }
@@ -30,37 +30,17 @@ export function loadInBackground(
   }
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('../workers/loadWorker.ts', import.meta.url), { type: 'module' })
-    let assembler: SourceAssembler | null = null
-    let expected = 0
-    let received = 0
+    const receiver = new LoadReceiver(onProgress)
     worker.onmessage = (event: MessageEvent<LoadResponse>) => {
-      const message = event.data
-      switch (message.type) {
-        case 'progress':
-          onProgress(message.progress)
-          return
-        case 'shell':
-          assembler = new SourceAssembler(message.source, message.plan)
-          expected = message.parts
-          return
-        case 'part':
-          assembler?.add(message.part)
-          received += 1
-          onProgress({ phase: 'transferring', done: received, total: expected })
-          return
-        case 'done':
-          worker.terminate()
-          if (assembler === null) reject(new Error('the loading worker sent no source'))
-          else resolve(assembler.finish())
-          return
-        case 'failed':
-          worker.terminate()
-          reject(new Error(message.message))
-          return
-      }
+      const received = receiver.receive(event.data)
+      if (received.kind === 'pending') return
+      worker.terminate()
+      if (received.kind === 'done') resolve(received.source)
+      else reject(new Error(received.message))
     }
     worker.onerror = (event) => {
       worker.terminate()
+      receiver.stop()
       reject(new Error(event.message || 'the loading worker failed'))
     }
     worker.postMessage(request)

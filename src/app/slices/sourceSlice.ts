@@ -4,6 +4,7 @@ import { ReplayBuilder, ReplayEngine } from '../../core/ReplayEngine'
 import { findStream, listStreams, type StreamEntry } from '../../formats/streamRefs'
 import type { Diagnostic, LoadedSource } from '../../formats/types'
 import { AttemptResults } from '../attemptResults'
+import { takeEarlyBuilder } from '../open/earlyReplay'
 import { cutNotice, fitToBudget, type BrowserLimits } from '../workers/budget'
 import type { LoadProgress } from '../workers/loadMessages'
 import type { SliceApi } from './sliceApi'
@@ -106,9 +107,15 @@ export function createSourceSlice(
     if (cached !== null) return cached
     results.startBuilding(entry)
     const chunks = chunksOf(entry.attempt)
-    const builder = new ReplayBuilder(chunks, results.engineOptions(entry))
+    const engineOptions = results.engineOptions(entry)
+    // A big file's first pass may have begun while it loaded (app/open/earlyReplay.ts): it is finished here.
+    const early = Object.keys(engineOptions).length === 0 ? takeEarlyBuilder(entry.attempt) : null
+    const builder = early ?? new ReplayBuilder(chunks, engineOptions)
     if (chunks.length > SLICE) {
-      set({ status: 'loading', progress: { phase: 'replaying', done: 0, total: chunks.length } })
+      set({
+        status: 'loading',
+        progress: { phase: 'replaying', done: builder.processed, total: chunks.length },
+      })
       // The render of what was set before (a new source's outline) is a task of its own, not the first slice's.
       await options.yieldToHost()
       if (token !== generation) return null

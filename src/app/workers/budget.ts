@@ -1,4 +1,5 @@
 import { chunksOf } from '../../core/chunkList'
+import { cutHeldStream } from '../../core/chunkStore'
 import type { Attempt } from '../../core/session'
 import type { Diagnostic, LoadedSource } from '../../formats/types'
 
@@ -51,11 +52,12 @@ export function fitToBudget(source: LoadedSource, limits: BrowserLimits = BROWSE
   if (limits === BROWSER_LIMITS && fitted.has(source)) return source
   const cuts: Diagnostic[] = []
   source.sessions.forEach((session, sessionIndex) => {
-    for (const attempt of session.streams) {
+    for (const [streamIndex, attempt] of session.streams.entries()) {
       const cut = findCut(attempt, limits)
       if (cut === null) continue
       const total = chunksOf(attempt).length
-      attempt.chunks = chunksOf(attempt).slice(0, cut.at)
+      // A stream held as its events' rows stays so, cut to a prefix of them (no object per chunk).
+      if (!cutHeldStream(session, streamIndex, cut.at)) attempt.chunks = chunksOf(attempt).slice(0, cut.at)
       const where = source.sessions.length > 1 ? `session ${sessionIndex + 1}, stream` : 'stream'
       cuts.push({
         severity: 'error',

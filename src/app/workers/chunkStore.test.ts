@@ -14,9 +14,9 @@ import { SourceAssembler, splitSource } from './transfer'
 function heldOnPage(chunks: SourcedChunk[], batch: number) {
   const source: LoadedSource = { format: null, diagnostics: [], sessions: [buildStreamSession(chunks)] }
   const { shell, plan, parts } = splitSource(structuredClone(source), batch)
-  const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+  const assembler = new SourceAssembler()
   for (const next of parts) assembler.add(structuredClone(next()))
-  return chunksOf(assembler.finish().sessions[0]!.streams[0]!)
+  return chunksOf(assembler.finish(structuredClone(shell), structuredClone(plan)).sessions[0]!.streams[0]!)
 }
 
 const withOdd = fc

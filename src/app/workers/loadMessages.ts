@@ -14,13 +14,23 @@ export type LoadProgress = {
 
 export type LoadResponse =
   | { readonly type: 'progress'; readonly progress: LoadProgress }
-  /** The source without its events and chunks; `part`s follow, then `done`. */
+  /**
+   * The source without its events and chunks; `part`s follow, then `done`. `early`: how many of the parts posted
+   * before the shell (while the worker read) the source keeps; when that is not all of them, the page drops them
+   * all and every part follows the shell.
+   */
   | {
       readonly type: 'shell'
       readonly source: LoadedSource
       readonly plan: TransferPlan
       readonly parts: number
+      readonly early: number
     }
   | { readonly type: 'part'; readonly part: TransferPart }
+  /**
+   * Before the shell, with the early parts: the next rows of a session's event batches that carry the chunks of one
+   * of its streams (the first with chunks), so the page can start replaying it (app/open/earlyReplay.ts).
+   */
+  | { readonly type: 'rows'; readonly session: number; readonly stream: number; readonly rows: Int32Array }
   | { readonly type: 'done' }
   | { readonly type: 'failed'; readonly message: string }

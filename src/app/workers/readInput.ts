@@ -1,5 +1,5 @@
 import type { SqlJsStatic } from 'sql.js'
-import { loadColumns } from '../../formats/columnSource'
+import { loadColumns, type BatchSink } from '../../formats/columnSource'
 import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../../formats/loadBytes'
 import type { LoadedSource } from '../../formats/types'
 import { fitToBudget, refuseInput } from './budget'
@@ -15,12 +15,14 @@ export type ReadProgress = (phase: LoadProgress['phase'], done: number, total: n
  * column batches, formats/columnSource.ts, which the worker then sends as they are), so the reader never holds the
  * bytes, the text and the parsed events at once. An input over the browser limits (`budget.ts`) is refused before
  * a byte is read (the worker shares the tab's memory), and a stream crossing one is cut, with a diagnostic, before
- * the source leaves the worker: what the page cannot afford is never copied to it.
+ * the source leaves the worker: what the page cannot afford is never copied to it. `sink` is told of each column
+ * batch as soon as the reader fills it (the worker posts it while it reads on).
  */
 export async function readInput(
   request: LoadRequest,
   progress: ReadProgress,
   sqlJs?: () => Promise<SqlJsStatic>,
+  sink?: BatchSink,
 ): Promise<LoadedSource> {
   const refused = refuseInput(
     request.type === 'load-file' ? request.file.size : request.text.length,
@@ -42,7 +44,7 @@ export async function readInput(
         : decodeTextInput(bytes)
     bytes = null
     source = withDiagnostics(
-      loadColumns(decoded.text, request.name, (done, total) => progress('parsing', done, total)),
+      loadColumns(decoded.text, request.name, (done, total) => progress('parsing', done, total), sink),
       decoded.diagnostics,
     )
   }

@@ -16,10 +16,10 @@ import { SourceAssembler, splitSource } from './transfer'
 /** What the page gets after the messages went through structured clone one by one. */
 function roundTrip(text: string, batch?: number) {
   const { shell, plan, parts } = splitSource(loadSource(text), batch)
-  const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+  const assembler = new SourceAssembler()
   const sent = parts.map((next) => next())
   for (const part of sent) assembler.add(structuredClone(part))
-  return { source: assembler.finish(), parts: sent }
+  return { source: assembler.finish(structuredClone(shell), structuredClone(plan)), parts: sent }
 }
 
 describe('worker → page transfer', () => {
@@ -45,10 +45,12 @@ describe('worker → page transfer', () => {
 
   it('sends a log with a record nested 10,000 deep (the reader skipped it), not a failure', () => {
     const { shell, plan, parts } = splitSource(loadSource(deepUsageLog(10_000).text))
-    const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+    const assembler = new SourceAssembler()
     for (const next of parts) assembler.add(structuredClone(next()))
     const plain = loadSource(deepUsageLog(1).text)
-    expect(assembler.finish().sessions[0]!.streams).toHaveLength(plain.sessions[0]!.streams.length)
+    expect(assembler.finish(structuredClone(shell), structuredClone(plan)).sessions[0]!.streams).toHaveLength(
+      plain.sessions[0]!.streams.length,
+    )
   })
 })
 
@@ -58,10 +60,10 @@ describe('worker → page transfer of a source read as columns', () => {
     const read = loadColumns(text)
     const held = read.sessions.map((session) => heldSessionOf(session)!)
     const { shell, plan, parts } = splitSource(limits ? fitToBudget(read, limits) : read)
-    const assembler = new SourceAssembler(structuredClone(shell), structuredClone(plan))
+    const assembler = new SourceAssembler()
     const sent = parts.map((next) => next())
     for (const part of sent) assembler.add(structuredClone(part))
-    return { source: assembler.finish(), sent, held }
+    return { source: assembler.finish(structuredClone(shell), structuredClone(plan)), sent, held }
   }
 
   it('sends the reader’s own batches, and the page gets what loadSource reads', () => {

@@ -44,19 +44,25 @@ export function partTransferables(part: TransferPart): ArrayBuffer[] {
 /**
  * Worker side: empties `source` in place into a shell, a plan and the parts to post after it. Each part is encoded
  * when it is asked for, so the worker posts the shell at once and encodes the next batch while the page decodes one.
+ * `sent`: batches the worker posted while reading (formats/columnSource.ts `BatchSink`, in the order the reader
+ * filled them); they are left out when the source holds every one of them, and `early` says how many the page keeps
+ * (0: it drops them and gets every part here).
  */
 export function splitSource(
   source: LoadedSource,
   batch = BATCH,
+  sent: ReadonlySet<Columns> = new Set(),
 ): {
   shell: LoadedSource
   plan: TransferPlan
   parts: (() => TransferPart)[]
+  early: number
 } {
+  const skip = sent.size > 0 && holdsAll(source, sent) ? sent : new Set<Columns>()
   const parts: (() => TransferPart)[] = []
   const sessions = source.sessions.map((session, sessionIndex) => {
     const held = heldSessionOf(session)
-    if (held !== undefined) return splitHeld(session, sessionIndex, held, parts, batch)
+    if (held !== undefined) return splitHeld(session, sessionIndex, held, parts, batch, skip)
     const { events } = session
     const streams = chunkEventIndexes(events, session.streams)
     session.streams.forEach((attempt, stream) => {
@@ -76,7 +82,26 @@ export function splitSource(
     session.events = []
     return { events: events.length, streams }
   })
-  return { shell: source, plan: { sessions }, parts }
+  return { shell: source, plan: { sessions }, parts, early: skip.size }
+}
+
+/**
+ * Whether every batch in `sent` goes to the page as it is ({@link splitHeld}): a reader that fell back to objects
+ * holds none, and a stream cut to the browser limits is encoded again from its array.
+ */
+function holdsAll(source: LoadedSource, sent: ReadonlySet<Columns>): boolean {
+  let found = 0
+  for (const session of source.sessions) {
+    const held = heldSessionOf(session)
+    if (held === undefined) continue
+    for (const rows of held.events.batches) if (sent.has(rows.columns)) found += 1
+    session.streams.forEach((attempt, stream) => {
+      const kept = held.streams[stream]
+      if (!(kept instanceof RowBatches) || chunksOf(attempt) !== held.lists[stream]) return
+      for (const rows of kept.batches) if (sent.has(rows.columns)) found += 1
+    })
+  }
+  return found === sent.size
 }
 
 /**
@@ -90,6 +115,7 @@ function splitHeld(
   held: HeldSession,
   parts: (() => TransferPart)[],
   batch: number,
+  sent: ReadonlySet<Columns>,
 ): TransferPlan['sessions'][number] {
   const streams = session.streams.map((attempt, stream) => {
     const kept = held.streams[stream]
@@ -100,7 +126,8 @@ function splitHeld(
     }
     if (still && kept instanceof RowBatches) {
       for (const rows of kept.batches)
-        parts.push(() => ({ type: 'chunks', session: sessionIndex, stream, chunks: rows.columns }))
+        if (!sent.has(rows.columns))
+          parts.push(() => ({ type: 'chunks', session: sessionIndex, stream, chunks: rows.columns }))
     } else {
       const { chunks } = attempt
       for (let from = 0; from < chunks.length; from += batch) {
@@ -112,7 +139,8 @@ function splitHeld(
     return null
   })
   for (const rows of held.events.batches)
-    parts.push(() => ({ type: 'events', session: sessionIndex, events: rows.columns }))
+    if (!sent.has(rows.columns))
+      parts.push(() => ({ type: 'events', session: sessionIndex, events: rows.columns }))
   session.events = []
   return { events: held.events.length, streams }
 }
@@ -151,42 +179,44 @@ function chunkEventIndexes(
 /**
  * Page side: puts the parts back into the shell, giving a source equal to the worker's. The parts stay columns
  * (chunkStore.ts): each attempt's chunks are held as a {@link ColumnChunkList} (read them with `chunksOf`), and
- * `session.events` and `attempt.chunks` become arrays only when some code reads them.
+ * `session.events` and `attempt.chunks` become arrays only when some code reads them. Parts may come before the
+ * shell (the batches the worker posts while it reads): they are kept by session and stream until {@link finish}.
  */
 export class SourceAssembler {
-  private readonly events: RowBatches[]
+  private readonly events: RowBatches[] = []
   /** Per session: the events that travelled whole, collected as their batches arrive. */
-  private readonly whole: SessionEvent[][]
+  private readonly whole: SessionEvent[][] = []
   /** Per session and stream: the chunks sent as chunk parts (streams sent as event indexes have none). */
-  private readonly chunks: RowBatches[][]
-
-  constructor(
-    private readonly shell: LoadedSource,
-    private readonly plan: TransferPlan,
-  ) {
-    this.events = plan.sessions.map(() => new RowBatches())
-    this.whole = plan.sessions.map(() => [])
-    this.chunks = plan.sessions.map((session) => session.streams.map(() => new RowBatches()))
-  }
+  private readonly chunks: RowBatches[][] = []
 
   add(part: TransferPart): void {
     if (part.type === 'events') {
-      const events = this.events[part.session]
-      if (events === undefined) return
+      const events = this.eventRows(part.session)
       events.add(part.events)
-      wholeEvents(events.batches.at(-1)!, this.whole[part.session]!)
-    } else this.chunks[part.session]?.[part.stream]?.add(part.chunks)
+      wholeEvents(events.batches.at(-1)!, (this.whole[part.session] ??= []))
+    } else this.chunkRows(part.session, part.stream).add(part.chunks)
   }
 
-  finish(): LoadedSource {
-    this.shell.sessions.forEach((session, sessionIndex) => {
-      const events = this.events[sessionIndex]
-      const planned = this.plan.sessions[sessionIndex]
-      if (events === undefined || planned === undefined) return
-      const streams = planned.streams.map((indexes, stream) => indexes ?? this.chunks[sessionIndex]![stream]!)
-      holdSession(session, events, this.whole[sessionIndex]!, streams)
+  /** A session's event batches so far (the very object the finished source holds). */
+  eventRows(session: number): RowBatches {
+    return (this.events[session] ??= new RowBatches())
+  }
+
+  /** A stream's chunk batches so far (the very object the finished source holds, if it came as chunk parts). */
+  chunkRows(session: number, stream: number): RowBatches {
+    return ((this.chunks[session] ??= [])[stream] ??= new RowBatches())
+  }
+
+  finish(shell: LoadedSource, plan: TransferPlan): LoadedSource {
+    shell.sessions.forEach((session, sessionIndex) => {
+      const planned = plan.sessions[sessionIndex]
+      if (planned === undefined) return
+      const streams = planned.streams.map(
+        (indexes, stream) => indexes ?? this.chunkRows(sessionIndex, stream),
+      )
+      holdSession(session, this.eventRows(sessionIndex), this.whole[sessionIndex] ?? [], streams)
     })
     // The worker fitted it to the browser limits before sending it (readInput.ts).
-    return markFitted(this.shell)
+    return markFitted(shell)
   }
 }
