@@ -110,7 +110,7 @@ describe('a load whose batches come while the worker reads', () => {
       expect(chunksOf(read.sessions[0]!.streams[0]!).length).toBe(60_000)
       const { shell, plan, parts, early } = splitSource(read, undefined, sent)
       expect(early).toBe(keeps ? sent.size : 0)
-      if (keeps) expect(plan.sessions[0]!.streams[0]).toHaveLength(60_000)
+      expect(plan.sessions[0]?.streams[0]?.length).toBe(keeps ? 60_000 : undefined)
       // The page drops what came early when `early` is less: the parts alone make the source.
       const assembler = new SourceAssembler()
       if (keeps) for (const columns of sent) assembler.add({ type: 'events', session: 0, events: columns })
