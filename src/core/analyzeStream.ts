@@ -86,26 +86,30 @@ export class AssemblyPass {
 
   /**
    * A packed row's members (docs/protocol.md §7) handed over at once, member k with seq `seq0 + k` and chunk
-   * `chunkOf(k)`: what {@link pushChunk} of each in turn does. The first goes through `pushChunk`; when the rest
-   * can only append to its open block without a finding (the assembler and checker vouch for that), they are taken
-   * whole, without a chunk object, an effect or a check each — a 100 MB log is millions of such members. A pass
-   * with `onPush` needs every member's effect, so it always pushes them one by one.
+   * `chunkOf(k)`: what {@link pushChunk} of each in turn does. When they can only append to their open block
+   * without a finding (the assembler and checker vouch for that), they are taken whole, without a chunk object, an
+   * effect or a check each — a 100 MB log is millions of such members; when only the first cannot (it opens its
+   * block), it is pushed and the rest taken whole. A pass with `onPush` needs every member's effect, so it pushes
+   * them one by one.
    */
   pushRun(run: RunOfDeltas, seq0: number, chunkOf: (k: number) => AnyChunk): void {
     const count = run.payload.length
-    if (count === 0) return
-    this.pushChunk(chunkOf(0), seq0)
-    if (
-      count > 1 &&
-      this.onPush === undefined &&
-      this.checker.takesQuietly(run.deltaType, run.index, this.assembler) &&
-      this.assembler.appendRun(run, 1)
-    ) {
-      this.pos += count - 1
-      this.checker.skipQuiet(this.pos - 1, seq0 + count - 1)
-      return
+    if (this.takeWhole(run, 0, seq0)) return
+    for (let k = 0; k < count; k++) {
+      this.pushChunk(chunkOf(k), seq0 + k)
+      if (k === 0 && this.takeWhole(run, 1, seq0)) return
     }
-    for (let k = 1; k < count; k++) this.pushChunk(chunkOf(k), seq0 + k)
+  }
+
+  /** Members `from`… of a run taken whole, when the checker and assembler vouch for it (see {@link pushRun}). */
+  private takeWhole(run: RunOfDeltas, from: number, seq0: number): boolean {
+    const count = run.payload.length
+    if (from >= count || this.onPush !== undefined) return false
+    if (!this.checker.takesQuietly(run.deltaType, run.index, this.assembler)) return false
+    if (!this.assembler.appendRun(run, from)) return false
+    this.pos += count - from
+    this.checker.skipQuiet(run.index as number, this.pos - 1, seq0 + count - 1)
+    return true
   }
 
   /** The end-of-stream checks (§5), once: `advance` runs them when it reaches the end. */

@@ -281,20 +281,31 @@ export class StreamChecker {
   }
 
   /**
-   * Whether more deltas of `deltaType` into block `index`, right after the chunk last observed (which had that
-   * index and appended), would each pass {@link observe} without a finding nor a change but the last seq: the block
-   * is open with that type, its index valid, no finish came. A packed row's members are then taken whole
-   * ({@link skipQuiet}) instead of observed one by one.
+   * Whether deltas of `deltaType` into block `index` would each pass {@link observe} without a finding: the block
+   * was seen and is open with that type, its index is valid, no finish came. All they change then is which block
+   * the last chunk had, that it had a delta, and the last seq ({@link skipQuiet}): a packed row's members are taken
+   * whole instead of observed one by one.
    */
   takesQuietly(deltaType: keyof typeof DELTA_BLOCK_TYPE, index: unknown, assembler: BlockAssembler): boolean {
-    if (this.finishSeen || !this.deltaSeen || index !== this.lastIndex) return false
-    if (!Number.isSafeInteger(index) || (index as number) < 0) return false
+    if (this.finishSeen || !Number.isSafeInteger(index) || (index as number) < 0) return false
+    if (!this.seen.has(index as number)) return false
     const partial = assembler.partial(index as number)
     return partial !== undefined && !partial.block && partial.blockType === DELTA_BLOCK_TYPE[deltaType]
   }
 
-  /** Deltas that {@link takesQuietly} vouched for, taken whole: the last of them was at `pos`, seq `seq`. */
-  skipQuiet(pos: number, seq: number): void {
+  /**
+   * Deltas into block `index` that {@link takesQuietly} vouched for, taken whole: what observing each does. The last
+   * of them was at `pos`, seq `seq`.
+   */
+  skipQuiet(index: number, pos: number, seq: number): void {
+    if (index !== this.lastIndex) {
+      this.lastIndex = index
+      this.deltaSeen = false
+    }
+    if (!this.deltaSeen) {
+      this.withDeltas.add(index)
+      this.deltaSeen = true
+    }
     this.lastPos = pos
     this.lastSeq = seq
   }

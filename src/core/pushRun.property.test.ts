@@ -160,7 +160,7 @@ describe('AssemblyPass.pushRun: a packed row taken whole is its members pushed o
     expect(taken).toBeGreaterThan(50)
   })
 
-  it('a row into the block its block-start opened builds one chunk object, not one per member', () => {
+  it('a row into the block its block-start opened builds no chunk object; one opening its block, one', () => {
     const texts = Array.from({ length: 400 }, (_, k) => `piece ${k} `)
     const members: RunOfDeltas = {
       deltaType: 'text-delta',
@@ -170,10 +170,15 @@ describe('AssemblyPass.pushRun: a packed row taken whole is its members pushed o
       hasName: false,
       name: undefined,
     }
-    const { whole, oneByOne, chunkObjects } = bothWays([{ chunk: bs(0, 'text') }, { run: members }])
-    expect(chunkObjects).toBe(1)
-    expectSamePass(whole, oneByOne)
-    expect(whole.result().blocks).toEqual([{ type: 'text', text: texts.join('') }])
+    const opened = bothWays([{ chunk: bs(0, 'text') }, { run: members }])
+    expect(opened.chunkObjects).toBe(0)
+    expectSamePass(opened.whole, opened.oneByOne)
+    expect(opened.whole.result().blocks).toEqual([{ type: 'text', text: texts.join('') }])
+    // Delta-only (§3 A2): the first member opens its block, with its finding; the other 399 are taken whole.
+    const implicit = bothWays([{ run: members }])
+    expect(implicit.chunkObjects).toBe(1)
+    expectSamePass(implicit.whole, implicit.oneByOne)
+    expect(implicit.whole.result().findings.map((f) => f.rule)).toEqual(['delta-without-start'])
   })
 
   it('a row the checker has something to say about goes member by member: one finding each', () => {

@@ -253,7 +253,8 @@ class SessionBuilder {
     private readonly runHandOver?: RunHandOver,
   ) {
     this.seqs = new Float64Array(Math.max(1, capacity))
-    this.owners = new Int32Array(this.seqs.length).fill(-1)
+    // Each event writes its owner as it comes (`note`, `addChunkRun`): no fill of room never used.
+    this.owners = new Int32Array(this.seqs.length)
   }
 
   seqsOf(index: number): readonly number[] {
@@ -322,6 +323,7 @@ class SessionBuilder {
   private note(seq: number): void {
     if (this.size === this.seqs.length) this.grow()
     this.seqs[this.size] = seq
+    this.owners[this.size] = -1
     this.size += 1
   }
 
@@ -396,7 +398,7 @@ class SessionBuilder {
   private grow(): void {
     const seqs = new Float64Array(this.seqs.length * 2)
     seqs.set(this.seqs)
-    const owners = new Int32Array(seqs.length).fill(-1)
+    const owners = new Int32Array(seqs.length)
     owners.set(this.owners)
     this.seqs = seqs
     this.owners = owners
