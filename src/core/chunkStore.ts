@@ -107,7 +107,8 @@ export class ColumnChunkList implements ChunkList {
   readonly length: number
 
   constructor(
-    private readonly rows: RowBatches,
+    /** The batches its rows are in (read a row with `rows.batch(row)` at `rows.within(row)`). */
+    readonly rows: RowBatches,
     private readonly positions: RowMap | null,
   ) {
     this.length = positions === null ? rows.length : positions.length

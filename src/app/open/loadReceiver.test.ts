@@ -119,6 +119,18 @@ describe('a load whose batches come while the worker reads', () => {
     }
   }, 120_000)
 
+  it('hands over no early pass over chunks the finished stream does not hold', async () => {
+    const messages = await workerMessages(log)
+    const shell = messages.find((message) => message.type === 'shell')!
+    if (shell.type !== 'shell') throw new Error('no shell')
+    // A plan whose stream takes another row early on (as if the source's segmenting had gone another way).
+    const rows = shell.plan.sessions[0]!.streams[0]!
+    rows[3] = rows[3]! + 1
+    const { attempt, early } = firstEngine(await receive(messages))
+    expect(early).toBeNull()
+    expect(chunksOf(attempt).length).toBe(rows.length)
+  }, 120_000)
+
   it('reads a corpus log with no batch before the shell', async () => {
     const text = readCorpus('web-goal-multi-turn-actions-session.jsonl')
     const messages = await workerMessages(text)

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { ReplayEngine } from '../../core/ReplayEngine'
+import { chunksOf } from '../../core/chunkList'
+import { loadColumns } from '../../formats/columnSource'
 import { loadSource } from '../../formats/load'
+import type { LoadedSource } from '../../formats/types'
+import { generateStream } from '../../test/generate'
 import { createChunkscopeStore } from '../store'
 import { be, bs, finish, td, text } from '../../test/chunks'
 import { corpusFiles, readCorpus } from '../../test/corpus'
@@ -49,6 +53,29 @@ describe('fitToBudget', () => {
     const inWhole = new ReplayEngine(whole).seek(kept)
     expect(alone.blocks).toEqual(inWhole.blocks)
     expect(alone.interruptedBlocks).toEqual(inWhole.interruptedBlocks)
+  })
+
+  it('cuts a source read as columns where it cuts the same source read as objects, naming the same chunk', () => {
+    const texts = [
+      ...corpusFiles()
+        .filter((name) => name.endsWith('.jsonl'))
+        .map((name) => readCorpus(name)),
+      generateStream(3000)
+        .map((c) => JSON.stringify(c.chunk))
+        .join('\n'),
+    ]
+    const cuts = (source: LoadedSource) => ({
+      diagnostics: source.diagnostics,
+      lengths: source.sessions.map((session) => session.streams.map((attempt) => chunksOf(attempt).length)),
+    })
+    for (const text of texts)
+      for (const chars of [10, 100, 1000, 5000, 20_000])
+        for (const blocks of [3, 20_000]) {
+          const tight = { ...BROWSER_LIMITS, charsPerStream: chars, blocksPerStream: blocks }
+          expect(cuts(fitToBudget(loadColumns(text), tight))).toEqual(
+            cuts(fitToBudget(loadSource(text), tight)),
+          )
+        }
   })
 
   it('counts chunks and payload characters, not only blocks', () => {

@@ -1,5 +1,5 @@
 import { chunksOf } from '../../core/chunkList'
-import { cutHeldStream } from '../../core/chunkStore'
+import { ColumnChunkList, cutHeldStream } from '../../core/chunkStore'
 import type { Attempt } from '../../core/session'
 import type { Diagnostic, LoadedSource } from '../../formats/types'
 
@@ -91,13 +91,31 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
   const chunks = chunksOf(attempt)
   const indexes = new Set<unknown>()
   let chars = 0
+  // Chunks held as numbers are counted from their columns, without building them (a million in milliseconds).
+  const held = chunks instanceof ColumnChunkList ? chunks : null
   for (let i = 0; i < chunks.length; i++) {
-    const chunk = chunks.chunkAt(i)
     // Only worded once a limit is crossed: toLocaleString per chunk would cost seconds for a million.
     const where = () => `chunk ${count(i + 1)} (seq ${chunks.seqAt(i)})`
     if (i >= limits.chunksPerStream)
       return { at: i, why: `a stream may have at most ${count(limits.chunksPerStream)} chunks here` }
-    const index: unknown = (chunk as { index?: unknown }).index
+    let index: unknown
+    let cost = -1
+    if (held !== null) {
+      const row = held.row(i)
+      const batch = held.rows.batch(row)
+      const at = held.rows.within(row)
+      const length = batch.stringsLength(at)
+      // Such a chunk's members are a number index (cost 1) and its strings.
+      if (length >= 0) {
+        index = batch.index(at)
+        cost = 1 + length
+      }
+    }
+    if (cost === -1) {
+      const chunk = chunks.chunkAt(i)
+      index = (chunk as { index?: unknown }).index
+      cost = payloadCost(chunk)
+    }
     if (index !== undefined && !indexes.has(index)) {
       if (indexes.size >= limits.blocksPerStream)
         return {
@@ -106,7 +124,7 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
         }
       indexes.add(index)
     }
-    chars += payloadCost(chunk)
+    chars += cost
     if (chars > limits.charsPerStream)
       return {
         at: i,

@@ -2,6 +2,7 @@ import type { SqlJsStatic } from 'sql.js'
 import type { Columns } from '../../core/columns'
 import type { BatchSink } from '../../formats/columnSource'
 import type { LoadRequest, LoadResponse } from './loadMessages'
+import { BROWSER_LIMITS } from './budget'
 import { readInput } from './readInput'
 import { partTransferables, splitSource } from './transfer'
 
@@ -54,8 +55,9 @@ function earlyPoster(sent: Set<Columns>, post: Post): BatchSink {
     }
     post({ type: 'part', part: { type: 'events', session: 0, events: batch.columns } })
     if (stream === -1) stream = batch.firstStream
-    if (stream === -1) return
-    const rows = batch.rowsOf(stream).slice(rowsSent)
+    // The page replays no more of a stream than it may hold (longer ones are cut, budget.ts).
+    if (stream === -1 || rowsSent >= BROWSER_LIMITS.chunksPerStream) return
+    const rows = batch.rowsOf(stream).slice(rowsSent, BROWSER_LIMITS.chunksPerStream)
     rowsSent += rows.length
     if (rows.length > 0) post({ type: 'rows', session: 0, stream, rows }, [rows.buffer])
   }
