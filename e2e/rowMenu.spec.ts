@@ -121,7 +121,7 @@ test('an edited stream shared as “Only this attempt” opens labelled as edite
   await dialog.getByRole('radio', { name: /Only this attempt/ }).check()
   await expect(dialog.getByRole('region', { name: 'Link' })).toHaveAttribute('aria-busy', 'false')
   const field = dialog.getByLabel('Link text')
-  await expect(field).toHaveValue(/#v4\./)
+  await expect(field).toHaveValue(/#v5\./)
   const link = await field.inputValue()
 
   const fresh = await browser.newContext()

@@ -16,7 +16,7 @@ async function shareLink(
   await setup(dialog)
   const field = dialog.getByLabel('Link text')
   await expect(dialog.getByRole('region', { name: 'Link' })).toHaveAttribute('aria-busy', 'false')
-  await expect(field).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/#v4\./)
+  await expect(field).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/#v5\./)
   await expect(dialog.getByLabel('Link length')).toContainText('characters')
   const link = await field.inputValue()
   await dialog.getByRole('button', { name: 'Close' }).click()
@@ -122,7 +122,7 @@ test('an encrypted link asks for its passphrase, refuses a wrong one, then opens
 test('a damaged link says so and the page stays usable', async ({ page, browser }) => {
   await openApp(page, '#ex=straggler')
   const link = await shareLink(page)
-  const at = Math.floor((link.indexOf('#v4.') + link.length) / 2)
+  const at = Math.floor((link.indexOf('#v5.') + link.length) / 2)
   const flip = (c: string) => (c === 'A' ? 'B' : 'A')
   const damaged = link.slice(0, at) + flip(link[at]!) + flip(link[at + 1]!) + link.slice(at + 2)
 

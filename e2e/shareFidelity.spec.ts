@@ -115,6 +115,6 @@ test('the cordis mismatch: its finding jumps to the first divergence; Copy as bu
   expect(report).toContain(
     '- **First divergence:** seq 99, block 0 text: seqs 6–86, 88–98 missing from the log',
   )
-  expect(report).toMatch(/- \*\*Link:\*\* http:\/\/127\.0\.0\.1:\d+\/#v4\./)
+  expect(report).toMatch(/- \*\*Link:\*\* http:\/\/127\.0\.0\.1:\d+\/#v5\./)
   expect(report).toContain('```ndjson\n{"seq":5,')
 })

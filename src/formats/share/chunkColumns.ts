@@ -1,4 +1,5 @@
 import { isRecord } from '../../core/base/isRecord'
+import { nestsDeeperThan } from '../json'
 import { Malformed, MAX_ZIGZAG } from './bytes'
 import {
   NumberColumns,
@@ -12,9 +13,11 @@ import {
   TOOL_NEW_UNNAMED,
   START,
   END_BUILT,
+  END_REJSON,
   type Row,
 } from './numberColumns'
 import { RangeDecoder, RangeEncoder } from './rangeCoder'
+import { keepsApart } from './idColumn'
 
 // A v2 link's chunks as columns (docs/protocol.md §14). Each chunk is one op; a chunk of the usual shapes (exact
 // keys in the usual order) puts its index, its text's length and its text in columns; any other chunk travels
@@ -49,8 +52,10 @@ export type ChunkColumns = {
   readonly text: string
   /** The chunks that travel whole, in order. */
   readonly whole: unknown[]
-  /** The new tool-call ids and names, in order. */
+  /** The new tool-call ids and names, in order (v5: without the ids idColumn.ts codes). */
   readonly names: string[]
+  /** Every new tool-call id, in order, and whether v5 codes it apart (idColumn.ts) rather than in the names. */
+  readonly newIds: { readonly id: string; readonly apart: boolean }[]
 }
 
 /** Whether a payload's source can travel as columns: kind `chunks` with its three arrays, seqs and times integers. */
@@ -96,7 +101,30 @@ class Tracks {
       return { type: 'tool-call', id: track.tool.id, name: track.tool.name, arguments: track.args.join('') }
     return null
   }
+
+  /** v5: the built tool-call block with its arguments parsed and written again, or null when they do not parse. */
+  rewritten(index: number): object | null {
+    const built = this.built(index) as { type: string; arguments?: string } | null
+    if (built?.type !== 'tool-call') return null
+    const again = rejson(built.arguments!)
+    return again === null ? null : { ...built, arguments: again }
+  }
 }
+
+/**
+ * `JSON.stringify(JSON.parse(text))` (the spec fixes both, so every engine writes the same), or null. Nesting is
+ * capped well below any engine's stack, so that whether it succeeds never depends on the engine.
+ */
+function rejson(text: string): string | null {
+  if (nestsDeeperThan(text, REJSON_DEPTH)) return null
+  try {
+    return JSON.stringify(JSON.parse(text))
+  } catch {
+    return null
+  }
+}
+
+const REJSON_DEPTH = 64
 
 const fresh = (blockType: string | null): Track => ({ blockType, text: [], args: [], tool: null })
 
@@ -105,17 +133,29 @@ const SLICE = 20_000
 /** Chunks whose numbers are coded between two pauses under the mixed v3 models (a few microseconds each). */
 const NUMBER_SLICE = 5_000
 
-/** `pause` is awaited between slices of a big stream, so a page stays responsive while it is encoded. */
+/**
+ * `pause` is awaited between slices of a big stream, so a page stays responsive while it is encoded. `shell` (v5;
+ * null before): the JSON of the payload without its chunks; v5 also uses the block-end op only it knows
+ * (numberColumns.ts) and codes random-looking tool-call ids apart (idColumn.ts) unless the shell or a chunk that
+ * travels whole holds them.
+ */
 export async function encodeChunks(
   source: ColumnarSource,
   pause: () => Promise<void>,
+  shell: string | null = null,
 ): Promise<ChunkColumns> {
+  const v5 = shell !== null
   const rows: number[] = []
   const text: string[] = []
   const whole: unknown[] = []
   const names: string[] = []
-  const tracks = new Tracks()
+  // The new ids and names in order (an id as its place in `newIds`): whether an id is coded apart depends on the
+  // chunks that travel whole, known at the end.
+  const order: (string | number)[] = []
+  const ids: string[] = []
+  const keep = (id: string) => order.push(ids.push(id) - 1)
   let at = 0
+  const tracks = new Tracks()
   const put = (op: number, index: number, delta?: string) => {
     const time = source.time[at]!
     // 0 is an unknown time; any other value is the zigzag code of the delta, plus one.
@@ -147,7 +187,10 @@ export async function encodeChunks(
         const track = tracks.get(index)
         const same = track.tool !== null && track.tool.id === id && track.tool.name === name
         put(same ? TOOL_SAME : named ? TOOL_NEW : TOOL_NEW_UNNAMED, index, argumentsDelta)
-        if (!same) names.push(id, ...(named ? [name as string] : []))
+        if (!same) {
+          keep(id)
+          if (named) order.push(name as string)
+        }
         track.tool = { id, name: name as string | undefined }
         track.args.push(argumentsDelta)
         continue
@@ -165,9 +208,21 @@ export async function encodeChunks(
         put(END_BUILT, index)
         continue
       }
+      const rewritten = v5 ? tracks.rewritten(index) : null
+      if (rewritten !== null && sameJson(rewritten, c['block'])) {
+        put(END_REJSON, index)
+        continue
+      }
     }
     put(WHOLE, 0)
     whole.push(chunk)
+  }
+  const rest = v5 ? shell + JSON.stringify(whole) : ''
+  const apart = v5 ? keepsApart((id) => rest.includes(id)) : () => false
+  const newIds = ids.map((id) => ({ id, apart: apart(id) }))
+  for (const item of order) {
+    if (typeof item === 'string') names.push(item)
+    else if (!newIds[item]!.apart) names.push(newIds[item]!.id)
   }
   const codeSlice = (coder: RangeEncoder, columns: NumberCoder, from: number, to: number) => {
     for (let i = from * 5; i < to * 5; i += 5)
@@ -191,6 +246,7 @@ export async function encodeChunks(
     text: text.join(''),
     whole,
     names,
+    newIds,
   }
 }
 
@@ -201,10 +257,16 @@ const v2Numbers: NumberModel = (text) => new NumberColumns(text)
 export type DecodedColumns = {
   /** Where the deltas' text ends in the text column (the skeleton's long strings follow). */
   readonly textEnd: number
-  /** The chunks, once the skeleton gave the whole chunks and the tool-call names. */
+  /** How many tool calls take a new id. */
+  readonly newIds: number
+  /**
+   * The chunks, once the skeleton gave the whole chunks and the tool-call names (`ids`, v5: per new id, the id
+   * idColumn.ts coded, or null for the next of the names).
+   */
   build(
     whole: readonly unknown[],
     names: readonly unknown[],
+    ids?: readonly (string | null)[],
   ): { chunks: unknown[]; seq: number[]; time: (number | null)[] }
 }
 
@@ -231,17 +293,25 @@ export function decodeChunks(
     if (at + length > text.length) throw new Malformed('a chunk runs past the text')
     rows.push({ op, index, length, delta: text.slice(at, (at += length)) })
   }
-  return { textEnd: at, build: (whole, names) => ({ chunks: buildChunks(rows, whole, names), seq, time }) }
+  const newIds = rows.filter(({ op }) => op === TOOL_NEW || op === TOOL_NEW_UNNAMED).length
+  return {
+    textEnd: at,
+    newIds,
+    build: (whole, names, ids = []) => ({ chunks: buildChunks(rows, whole, names, ids), seq, time }),
+  }
 }
 
 function buildChunks(
   rows: readonly (Row & { readonly delta: string })[],
   whole: readonly unknown[],
   names: readonly unknown[],
+  ids: readonly (string | null)[],
 ): unknown[] {
   const tracks = new Tracks()
   let nextWhole = 0
   let nextName = 0
+  let nextId = 0
+  const id = () => ids[nextId++] ?? name()
   const name = () => {
     const value = names[nextName++]
     if (typeof value !== 'string') throw new Malformed('a tool call lacks its id or name')
@@ -258,7 +328,7 @@ function buildChunks(
     } else if (op === TOOL_SAME || op === TOOL_NEW || op === TOOL_NEW_UNNAMED) {
       const track = tracks.get(index)
       if (op === TOOL_SAME && track.tool === null) throw new Malformed('a tool-call delta repeats no id')
-      const tool = op === TOOL_SAME ? track.tool! : { id: name(), name: op === TOOL_NEW ? name() : undefined }
+      const tool = op === TOOL_SAME ? track.tool! : { id: id(), name: op === TOOL_NEW ? name() : undefined }
       chunks.push(
         tool.name === undefined
           ? { type: 'tool-call-delta', index, id: tool.id, argumentsDelta: delta }
@@ -270,8 +340,8 @@ function buildChunks(
       const blockType = START_TYPES[op - START]!
       chunks.push({ type: 'block-start', index, blockType })
       tracks.start(index, blockType)
-    } else if (op === END_BUILT) {
-      const block = tracks.built(index)
+    } else if (op === END_BUILT || op === END_REJSON) {
+      const block = op === END_BUILT ? tracks.built(index) : tracks.rewritten(index)
       if (block === null) throw new Malformed('a block-end has nothing built to carry')
       chunks.push({ type: 'block-end', index, block })
     } else throw new Malformed(`its op ${op} is unknown`)

@@ -17,7 +17,9 @@ import { primedState, TextModel, type Cuts } from './textModel'
 import { SHARE_PRIMER, SHARE_PRIMER_V4 } from './primer'
 import { NumberColumnsV3 } from './numberColumnsV3'
 import type { ChunkColumns, NumberModel } from './chunkColumns'
+import { OPS_V5 } from './numberColumns'
 import { leaveImplied } from './implied'
+import { IdColumn } from './idColumn'
 
 /**
  * The body of a v3 share link (docs/protocol.md §14): the columnar layout of layout.ts (as v2), all of it in one
@@ -53,15 +55,18 @@ const TRY_INLINE_UNDER = 8 * 1024
 /** The flags' odds of being set, in 4096ths: a deflated section is rare, so a plain link pays ~0.05 bit. */
 const FLAG_ODDS = 64
 const v3Numbers: NumberModel = (text) => new NumberColumnsV3(text)
+const v5Numbers: NumberModel = (text) => new NumberColumnsV3(text, OPS_V5)
+const numbersOf = (version: BodyVersion) => (version === 5 ? v5Numbers : v3Numbers)
 const PACKED_LENGTH = 0
 const PACKED_SIZE = 1
 
 /** A payload (any JSON value) as v3 body bytes; `pause` is awaited between the steps of a big payload. */
 /**
  * The link versions this body serves: v4 is v3 with a longer primer (primer.ts: the protocol's own chunk shapes,
- * failure codes and messages after v3's), read by the same models.
+ * failure codes and messages after v3's), read by the same models; v5 is v4 with the recorded message coded
+ * against the chunks (recordedDiff.ts) and more chunk shapes in columns (chunkColumns.ts).
  */
-export type BodyVersion = 3 | 4
+export type BodyVersion = 3 | 4 | 5
 
 const primerOf = (version: BodyVersion) => (version === 3 ? SHARE_PRIMER : SHARE_PRIMER_V4)
 
@@ -70,7 +75,7 @@ export async function encodeBodyV3(
   pause: () => Promise<void> = async () => {},
   version: BodyVersion = 3,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const { shell, columns } = await splitPayload(payload, pause)
+  const { shell, columns } = await splitPayload(payload, pause, version === 5)
   const body = await pack(layOutAs(payload, shell, columns, version), pause, version)
   // As in v2: a whole session's records may compress better with their strings beside their keys.
   if (columns !== null || body.length > TRY_INLINE_UNDER) return body
@@ -86,11 +91,10 @@ function layOutAs(
   version: BodyVersion,
 ): Sections {
   if (version === 3 || columns === null) return layOut(shell, columns, LONG_STRING)
-  const seq = (payload as { source: { seq: readonly number[] } }).source.seq
-  const left = leaveImplied(
-    shell,
-    seq.reduce((sum, delta) => sum + delta, 0),
-  )
+  const { seq, chunks } = (payload as { source: { seq: readonly number[]; chunks: readonly unknown[] } })
+    .source
+  const seqs = absolute(seq)
+  const left = leaveImplied(shell, seqs.at(-1) ?? 0, version === 5 ? { chunks, seqs } : undefined)
   return layOut(left.shell, columns, LONG_STRING, left.implied)
 }
 
@@ -128,12 +132,17 @@ async function packAs(
   coder.bitAt(FLAG_ODDS, metaPacked ? 1 : 0)
   coder.bitAt(FLAG_ODDS, textPacked ? 1 : 0)
   if (metaPacked) raw(coder, header, meta, deflateSync(meta, { level: 9, dictionary: SHARE_DICTIONARY }))
-  else await encodeMeta(coder, model, metaBits(version === 4), sections.parts, pause, measure?.skeleton)
+  else await encodeMeta(coder, model, metaBits(version >= 4), sections.parts, pause, measure?.skeleton)
   await pause()
   if (textPacked) raw(coder, header, text, deflateSync(text, { level: 9 }))
   else await model.encode(coder, text, pause, measure?.text)
   await pause()
-  await columns?.codeNumbers(coder, textString, v3Numbers, pause)
+  await columns?.codeNumbers(coder, textString, numbersOf(version), pause)
+  if (version === 5 && columns !== null) {
+    coder.section('numbers: tool ids')
+    const ids = new IdColumn()
+    for (const { id, apart } of columns.newIds) ids.encode(coder, id, apart)
+  }
   return new Uint8Array(coder.finishShort())
 }
 
@@ -145,14 +154,20 @@ async function packAs(
 export async function measureBodyV3(
   payload: unknown,
   cut: (sections: Sections) => { readonly skeleton: Cuts; readonly text: Cuts },
-  version: BodyVersion = 4,
+  version: BodyVersion = 5,
 ): Promise<{ readonly bytes: number; readonly bits: Map<string, number> }> {
-  const { shell, columns } = await splitPayload(payload, async () => {})
+  const { shell, columns } = await splitPayload(payload, async () => {}, version === 5)
   const sections = layOutAs(payload, shell, columns, version)
   const meter: Meter = { section: '', bits: new Map() }
   const measure = { meter, ...cut(sections) }
   const bytes = await packAs(sections, false, false, async () => {}, version, measure)
   return { bytes: bytes.length, bits: meter.bits }
+}
+
+/** Seqs from their differences (the first from 0), as the opener adds them up. */
+export function absolute(deltas: readonly number[]): number[] {
+  let seq = 0
+  return deltas.map((delta) => (seq += delta))
 }
 
 /** A deflated section inside the coded stream: its length, the deflated length, each bit at even odds. */
@@ -186,14 +201,14 @@ function decode(body: Uint8Array, maxBytes: number, version: BodyVersion): Decod
   const limit = modelledLimit(body.length)
   const meta = metaPacked
     ? unpack(coder, header, body.length, maxBytes, true)
-    : metaBytes(decodeMeta(coder, model, metaBits(version === 4), { bytes: limit, maxBytes }))
+    : metaBytes(decodeMeta(coder, model, metaBits(version >= 4), { bytes: limit, maxBytes }))
   // The meta's second number is the text's length in UTF-16 units: at least a third of its UTF-8 bytes.
   const units = secondVarint(meta)
   if (meta.length + units > maxBytes) throw new TooLarge()
   const text = textPacked
     ? unpack(coder, header, body.length, maxBytes - meta.length, false)
     : modelledText(coder, model, units, Math.min(limit, maxBytes) - (metaPacked ? 0 : meta.length))
-  return readSections(meta, text, coder, maxBytes, v3Numbers, version === 4)
+  return readSections(meta, text, coder, maxBytes, numbersOf(version), version)
 }
 
 function unpack(

@@ -21,8 +21,9 @@ type Codec = {
   readonly decode: (body: Uint8Array, maxBytes: number) => DecodedBody
 }
 /**
- * The columnar link bodies: v2 (deflated sections) and v3 (one modelled stream), still opened, and v4 (v3's
- * stream under a longer primer and a primed meta model), written.
+ * The columnar link bodies: v2 (deflated sections) and v3 (one modelled stream), still opened, v4 (v3's stream
+ * under a longer primer and a primed meta model), still opened, and v5 (v4 with the recorded message coded
+ * against the chunks and its own seq and time coding), written.
  */
 const codecs: [string, Codec][] = [
   ['v2', { encode: encodeBody, decode: decodeBody }],
@@ -32,6 +33,13 @@ const codecs: [string, Codec][] = [
     {
       encode: (payload) => encodeBodyV3(payload, async () => {}, 4),
       decode: (body, maxBytes) => decodeBodyV3(body, maxBytes, 4),
+    },
+  ],
+  [
+    'v5',
+    {
+      encode: (payload) => encodeBodyV3(payload, async () => {}, 5),
+      decode: (body, maxBytes) => decodeBodyV3(body, maxBytes, 5),
     },
   ],
 ]
@@ -327,11 +335,11 @@ describe('a crafted v3 body', () => {
 })
 
 describe('the bit meter (the share bench breakdown)', () => {
-  it.each(corpusFiles())('%s: measures the bits v4 writes, and only measures', async (name) => {
+  it.each(corpusFiles())('%s: measures the bits v5 writes, and only measures', async (name) => {
     const source = loadSource(readCorpus(name), name)
     for (const attempt of source.sessions[0]!.streams) {
       const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k: 0 }, { scope: 'stream' })
-      const written = await encodeBodyV3(payload, async () => {}, 4)
+      const written = await encodeBodyV3(payload, async () => {}, 5)
       const measured = await measureBodyV3(payload, () => ({ skeleton: [[1, 'a']], text: [[2, 'b']] }))
       expect(measured.bytes).toBe(written.length)
       // The coded bits make the body, give or take the coder's flush (at most 4 bytes, some left out).

@@ -10,7 +10,8 @@ import {
   type ChunkColumns,
   type NumberModel,
 } from './chunkColumns'
-import type { RangeDecoder } from './rangeCoder'
+import { RangeDecoder } from './rangeCoder'
+import { decodeIds } from './idColumn'
 
 // The columnar layout of a share payload, shared by v2 and v3 links (docs/protocol.md §14): they differ only in
 // how the sections are compressed (codecV2.ts: deflate; codecV3.ts: one range-coded stream).
@@ -60,14 +61,19 @@ export type MetaParts = {
   readonly patches: readonly (readonly [number, number])[]
 }
 
-/** The payload's shell (without its chunks) and its chunk columns, or the payload itself when not columnar. */
+/**
+ * The payload's shell (without its chunks) and its chunk columns, or the payload itself when not columnar; `v5`:
+ * with the ops only v5 links know.
+ */
 export async function splitPayload(
   payload: unknown,
   pause: () => Promise<void>,
+  v5 = false,
 ): Promise<{ shell: unknown; columns: ChunkColumns | null }> {
   if (!isColumnarSource(payload)) return { shell: payload, columns: null }
-  const columns = await encodeChunks(payload.source, pause)
-  return { shell: { ...payload, source: { kind: 'chunks' } }, columns }
+  const shell = { ...payload, source: { kind: 'chunks' } }
+  const columns = await encodeChunks(payload.source, pause, v5 ? JSON.stringify(shell) : null)
+  return { shell, columns }
 }
 
 /**
@@ -165,7 +171,7 @@ export function readSections(
   numbers: Uint8Array | RangeDecoder,
   maxBytes: number,
   model?: NumberModel,
-  implies = false,
+  version = 2,
 ): DecodedBody {
   const meta = new ByteReader(metaBytes)
   const count = meta.varint() - 1
@@ -209,19 +215,19 @@ export function readSections(
   }
   if (at !== text.length || !strLens.done || !ints.done)
     throw new Malformed('its strings do not add up to its text')
-  if (!Array.isArray(skeleton) || (skeleton.length !== 3 && !(implies && skeleton.length === 4)))
+  if (!Array.isArray(skeleton) || (skeleton.length !== 3 && !(version >= 4 && skeleton.length === 4)))
     throw new Malformed('its layout is not a columnar payload')
   const [shell, whole, names, implied] = skeleton as [unknown, unknown, unknown, unknown]
   if (count < 0 || chunks === null) return { value: shell }
   if (!isRecord(shell) || !isRecord(shell['source']) || !Array.isArray(whole) || !Array.isArray(names))
     throw new Malformed('its layout is not a columnar payload')
-  const { chunks: list, seq, time } = chunks.build(whole, names)
+  // v5 codes random-looking tool-call ids after the chunk numbers (idColumn.ts).
+  const ids = version >= 5 && numbers instanceof RangeDecoder ? decodeIds(numbers, chunks.newIds) : []
+  const { chunks: list, seq, time } = chunks.build(whole, names, ids)
   shell['source'] = { ...shell['source'], chunks: list, seq, time }
-  restoreImplied(
-    shell,
-    implied,
-    seq.reduce((sum, delta) => sum + delta, 0),
-  )
+  let last = 0
+  const seqs = seq.map((delta) => (last += delta))
+  restoreImplied(shell, implied, last, version >= 5 ? { chunks: list, seqs } : undefined)
   return { value: shell }
 }
 

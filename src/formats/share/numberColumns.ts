@@ -19,10 +19,18 @@ export const START_TYPES = ['text', 'reasoning', 'tool-call'] as const
 /** A block-end whose block is exactly what the deltas at its index built since its block-start. */
 export const END_BUILT = 9
 
+/**
+ * v5: a block-end whose block is what its deltas built, but with the arguments parsed and written again as JSON
+ * (`JSON.stringify(JSON.parse(arguments))`, docs/protocol.md §9: an adapter that re-serialises them).
+ */
+export const END_REJSON = 10
+
 export type Row = { readonly op: number; readonly index: number; readonly length: number }
 export type Numbers = Row & { readonly seq: number; readonly time: number }
 
 export const OPS = END_BUILT + 1
+/** v5 links know one more op. */
+export const OPS_V5 = END_REJSON + 1
 /** A delta's length is coded place by place up to here, beyond as a number. */
 export const STOP_AT = 8
 export const CLASSES = 6

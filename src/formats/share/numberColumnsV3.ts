@@ -7,6 +7,7 @@ import {
   hasText,
   lengthKind,
   OPS,
+  OPS_V5,
   REASONING,
   START,
   STOP_AT,
@@ -42,26 +43,38 @@ const LONG = 2
 const SEQ = 3
 const TIME = 4
 const STOP = 5
+/** v5: the size of a negative seq or time difference, coded apart from the others. */
+const NEGATIVE = 6
 const INPUTS = 4
 /** The counts priming leaves: the link's own numbers outweigh the primer after a few of each. */
 const PRIMED_COUNT = 3
 
-/** The number model after the priming stream, made once per page and cloned for each link. */
-let primed: MixedBits | null = null
+/** The number models after the priming stream (by the ops they know), made once per page, cloned for each link. */
+const primed = new Map<number, MixedBits>()
 
 export class NumberColumnsV3 implements NumberCoder {
   private readonly contexts = new Int32Array(INPUTS)
+  private readonly v5: boolean
   private last = { op: 0, op2: 0, index: 0, length: 0, seq: 0, time: 0, time2: 0 }
+  /** v5: chunks since the last gap between packets (a time over a few ms), and that gap. */
+  private since = 0
+  private gap = 0
   /** Where the next delta's text begins in the text column. */
   private at = 0
   /** A known time was coded (measuring only: the first one is the clock reading). */
   private clocked = false
 
-  /** Columns for a link's `text`, under the primed model (`bits`: only to prime it). */
+  /**
+   * Columns for a link's `text`, under the primed model (`bits`: only to prime it); `ops`: how many ops the link's
+   * version knows (v5 more than v3 and v4).
+   */
   constructor(
     private readonly text: string,
-    private readonly bits: MixedBits = primedBits().clone(),
-  ) {}
+    private readonly ops = OPS,
+    private readonly bits: MixedBits = primedBits(ops).clone(),
+  ) {
+    this.v5 = ops === OPS_V5
+  }
 
   code(coder: RangeEncoder, op: number, index: number, length: number, seq: number, time: number): void {
     coder.section('numbers: op')
@@ -72,25 +85,60 @@ export class NumberColumnsV3 implements NumberCoder {
     coder.section('numbers: length')
     if (hasText(op)) this.codeLength(coder, op, length)
     coder.section('numbers: seq')
-    encodeInt(coder, this.bits, seq, this.seqContexts(op), SEQ)
+    this.codeSigned(coder, seq, false, this.seqContexts(op), SEQ)
     coder.section(this.clocked || time === 0 ? 'numbers: time' : 'numbers: first clock')
     if (time > 0) this.clocked = true
-    encodeInt(coder, this.bits, time, this.timeContexts(op, length), TIME)
+    this.codeSigned(coder, time, true, this.timeContexts(op, length), TIME)
     this.remember(op, index, length, seq, time)
   }
 
   decode(coder: RangeDecoder): Numbers {
     const op = decodeInt(coder, this.bits, this.opContexts(), OP)
-    if (op >= OPS) throw new Malformed(`its op ${op} is unknown`)
+    if (op >= this.ops) throw new Malformed(`its op ${op} is unknown`)
     const index = hasIndex(op)
       ? this.last.index + unzigzag(decodeInt(coder, this.bits, this.indexContexts(op), INDEX))
       : 0
     if (index < 0 || !Number.isSafeInteger(index)) throw new Malformed('a chunk index is out of range')
     const length = hasText(op) ? this.decodeLength(coder, op) : 0
-    const seq = decodeInt(coder, this.bits, this.seqContexts(op), SEQ)
-    const time = decodeInt(coder, this.bits, this.timeContexts(op, length), TIME)
+    const seq = this.decodeSigned(coder, false, this.seqContexts(op), SEQ)
+    const time = this.decodeSigned(coder, true, this.timeContexts(op, length), TIME)
     this.remember(op, index, length, seq, time)
     return { op, index, length, seq, time }
+  }
+
+  /**
+   * A seq or time code (zigzag; a time's + 1, 0 unknown). v3 and v4 code it as it is; v5 codes a difference of 0
+   * or more as itself (+ 1 for a time, after the unknown), and a negative one as the code below those followed by
+   * its size: zigzag spends a bit on the sign of every difference, and seqs and times almost never go back.
+   */
+  private codeSigned(
+    coder: RangeEncoder,
+    code: number,
+    unknown: boolean,
+    contexts: Int32Array,
+    field: number,
+  ): void {
+    if (!this.v5) return encodeInt(coder, this.bits, code, contexts, field)
+    const lowest = unknown ? 1 : 0
+    if (unknown && code === 0) return encodeInt(coder, this.bits, 0, contexts, field)
+    const difference = unzigzag(code - lowest)
+    if (difference >= 0) return encodeInt(coder, this.bits, difference + lowest + 1, contexts, field)
+    encodeInt(coder, this.bits, lowest, contexts, field)
+    encodeInt(coder, this.bits, -difference - 1, this.fill(field, field, field, field), NEGATIVE)
+  }
+
+  private decodeSigned(coder: RangeDecoder, unknown: boolean, contexts: Int32Array, field: number): number {
+    const value = decodeInt(coder, this.bits, contexts, field)
+    if (!this.v5) return value
+    const lowest = unknown ? 1 : 0
+    if (unknown && value === 0) return 0
+    const difference =
+      value > lowest
+        ? value - lowest - 1
+        : -decodeInt(coder, this.bits, this.fill(field, field, field, field), NEGATIVE) - 1
+    const code = zigzag(difference) + lowest
+    if (!Number.isSafeInteger(code)) throw new Malformed('a number is out of range')
+    return code
   }
 
   private codeLength(coder: RangeEncoder, op: number, length: number): void {
@@ -162,12 +210,12 @@ export class NumberColumnsV3 implements NumberCoder {
 
   private timeContexts(op: number, length: number): Int32Array {
     const { time, time2 } = this.last
-    const kind = op === WHOLE ? 0 : op >= START && op < END_BUILT ? 1 : op === END_BUILT ? 2 : 3
+    const kind = op === WHOLE ? 0 : op >= START && op < END_BUILT ? 1 : op >= END_BUILT ? 2 : 3
     return this.fill(
       timeClass(time) * 4 + kind,
       timeClass(time) * 8 + timeClass(time2),
       op * 2 + (length > 0 ? 1 : 0),
-      timeClass(time) * 16 + op,
+      this.v5 ? (Math.min(this.since, 7) * 8 + timeClass(this.gap)) * 4 + kind : timeClass(time) * 16 + op,
     )
   }
 
@@ -180,6 +228,10 @@ export class NumberColumnsV3 implements NumberCoder {
     last.seq = seq
     last.time2 = last.time
     last.time = time
+    if (timeClass(time) >= 3) {
+      this.since = 0
+      this.gap = time
+    } else this.since++
   }
 }
 
@@ -199,15 +251,18 @@ const unzigzag = (code: number) => (code % 2 === 0 ? code / 2 : -(code + 1) / 2)
 type PrimerRow = Numbers
 const FIRST_TIME = 2 * 1_780_000_000_000 + 1
 
-function primedBits(): MixedBits {
-  if (primed !== null) return primed
+/** The model primed for a version's ops (v5's codes seqs and times its own way, so it learns them so). */
+function primedBits(ops: number): MixedBits {
+  const made = primed.get(ops)
+  if (made !== undefined) return made
   const bits = new MixedBits(INPUTS, 16, 18)
   const primer = primerRows()
-  const columns = new NumberColumnsV3(primer.text, bits)
+  const columns = new NumberColumnsV3(primer.text, ops, bits)
   const scratch = new RangeEncoder()
   for (const row of primer.rows) columns.code(scratch, row.op, row.index, row.length, row.seq, row.time)
   bits.soften(PRIMED_COUNT)
-  return (primed = bits)
+  primed.set(ops, bits)
+  return bits
 }
 
 /**

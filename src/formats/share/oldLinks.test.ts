@@ -11,8 +11,8 @@ import {
   SHARE_VERSION,
 } from './shareLink'
 
-// Links written by earlier encoders: v1 (deflated JSON), v2 (the columnar layout, deflated) and v3 (range-coded
-// under the v3 primer, 5-byte frame), kept from before each new version: every released version keeps opening (docs/protocol.md §14). Each must open to the very
+// Links written by earlier encoders: v1 (deflated JSON), v2 (the columnar layout, deflated), v3 (range-coded
+// under the v3 primer, 5-byte frame) and v4 (the v4 primer, 2-byte frame), kept from before each new version: every released version keeps opening (docs/protocol.md §14). Each must open to the very
 // payload the same share gives as a link of today's version.
 type Fixture = {
   readonly file: string
@@ -34,41 +34,45 @@ const fixtures = (version: number) =>
   ])
 
 describe('old links still open', () => {
-  it.each([...fixtures(1), ...fixtures(2), ...fixtures(3)])('%s', async (_label, version, link) => {
-    expect(link.fragment.startsWith(`v${version}.`)).toBe(true)
-    expect(inspectShareLink(link.fragment)).toEqual({ version, encrypted: link.passphrase !== undefined })
-    const passphrase = link.passphrase !== undefined ? { passphrase: link.passphrase } : {}
-    const old = await decodeShareLink(`#${link.fragment}`, passphrase)
-    if ('error' in old) throw new Error(old.error)
-    const source = loadSource(readCorpus(link.file), link.file)
-    const attempt = source.sessions[0]!.streams.find((candidate) => candidate.id === link.stream)!
-    const payload = buildSharePayload({ source, attempt, streamKey: link.stream, k: link.k }, link.options)
-    const fragment = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS })
-    expect(fragment.startsWith(`v${SHARE_VERSION}.`)).toBe(true)
-    // The payload is what the old link carried: today's layout is shorter, never different.
-    expect(fragment.length).toBeLessThan(link.fragment.length)
-    const now = await decodeShareLink(`#${fragment}`, passphrase)
-    if ('error' in now) throw new Error(now.error)
-    expect(old.version).toBe(version)
-    expect(now.version).toBe(SHARE_VERSION)
-    expect(old.payload).toEqual(now.payload)
-    const { payload: _a, version: _b, source: s1, ...rest1 } = old
-    const { payload: _c, version: _d, source: s2, ...rest2 } = now
-    expect(rest1).toEqual(rest2)
-    const opened = (s: typeof s1) => s.sessions[0]!.streams.find((a) => a.id === old.streamKey)!
-    const plain = (s: typeof s1) => opened(s).chunks.map(({ seq, time, chunk }) => ({ seq, time, chunk }))
-    expect(plain(s1)).toEqual(plain(s2))
-    expect(opened(s1).recorded).toEqual(opened(s2).recorded)
-    expect(opened(s1).window).toEqual(opened(s2).window)
-    expect(s1.diagnostics).toEqual(s2.diagnostics)
-  })
+  it.each([...fixtures(1), ...fixtures(2), ...fixtures(3), ...fixtures(4)])(
+    '%s',
+    async (_label, version, link) => {
+      expect(link.fragment.startsWith(`v${version}.`)).toBe(true)
+      expect(inspectShareLink(link.fragment)).toEqual({ version, encrypted: link.passphrase !== undefined })
+      const passphrase = link.passphrase !== undefined ? { passphrase: link.passphrase } : {}
+      const old = await decodeShareLink(`#${link.fragment}`, passphrase)
+      if ('error' in old) throw new Error(old.error)
+      const source = loadSource(readCorpus(link.file), link.file)
+      const attempt = source.sessions[0]!.streams.find((candidate) => candidate.id === link.stream)!
+      const payload = buildSharePayload({ source, attempt, streamKey: link.stream, k: link.k }, link.options)
+      const fragment = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS })
+      expect(fragment.startsWith(`v${SHARE_VERSION}.`)).toBe(true)
+      // The payload is what the old link carried: today's layout is shorter, never different (v5 writes a whole
+      // session's records as v4 did: no longer).
+      expect(fragment.length).toBeLessThanOrEqual(link.fragment.length - (version < 4 ? 1 : 0))
+      const now = await decodeShareLink(`#${fragment}`, passphrase)
+      if ('error' in now) throw new Error(now.error)
+      expect(old.version).toBe(version)
+      expect(now.version).toBe(SHARE_VERSION)
+      expect(old.payload).toEqual(now.payload)
+      const { payload: _a, version: _b, source: s1, ...rest1 } = old
+      const { payload: _c, version: _d, source: s2, ...rest2 } = now
+      expect(rest1).toEqual(rest2)
+      const opened = (s: typeof s1) => s.sessions[0]!.streams.find((a) => a.id === old.streamKey)!
+      const plain = (s: typeof s1) => opened(s).chunks.map(({ seq, time, chunk }) => ({ seq, time, chunk }))
+      expect(plain(s1)).toEqual(plain(s2))
+      expect(opened(s1).recorded).toEqual(opened(s2).recorded)
+      expect(opened(s1).window).toEqual(opened(s2).window)
+      expect(s1.diagnostics).toEqual(s2.diagnostics)
+    },
+  )
 })
 
-// The v3 and v4 links written when each came: their primers, models and constants are frozen (docs/protocol.md
+// The v3, v4 and v5 links written when each came: their primers, models and constants are frozen (docs/protocol.md
 // §14), so the encoder asked for that version must write a plain one byte for byte the same, and every one must
 // keep opening to today's payload.
-describe('v3 and v4 links keep their bytes', () => {
-  it.each([...fixtures(3), ...fixtures(4)])('%s', async (_label, version, link) => {
+describe('v3, v4 and v5 links keep their bytes', () => {
+  it.each([...fixtures(3), ...fixtures(4), ...fixtures(5)])('%s', async (_label, version, link) => {
     const source = loadSource(readCorpus(link.file), link.file)
     const attempt = source.sessions[0]!.streams.find((candidate) => candidate.id === link.stream)!
     const payload = buildSharePayload({ source, attempt, streamKey: link.stream, k: link.k }, link.options)
@@ -78,7 +82,7 @@ describe('v3 and v4 links keep their bytes', () => {
     expect(opened.version).toBe(version)
     expect(opened.payload).toEqual(JSON.parse(JSON.stringify(payload)))
     // An encrypted link has a random salt and iv: only a plain one can be written again exactly.
-    const older = version === 3 ? { version: 3 as const } : {}
+    const older = version === 3 || version === 4 ? { version: version as 3 | 4 } : {}
     const again = await encodeShareLink(payload, { ...passphrase, iterations: MIN_ITERATIONS, ...older })
     expect(again === link.fragment).toBe(link.passphrase === undefined)
   })

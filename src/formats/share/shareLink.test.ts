@@ -33,7 +33,7 @@ async function share(
   const fragment = await encodeShareLink(
     buildSharePayload({ source, attempt, streamKey: attempt.id, k }, options),
   )
-  expect(fragment).toMatch(/^v4\.[A-Za-z0-9_-]+$/)
+  expect(fragment).toMatch(/^v5\.[A-Za-z0-9_-]+$/)
   const decoded = await decodeShareLink(`#${fragment}`)
   if ('error' in decoded) throw new Error(decoded.error)
   return decoded
@@ -176,7 +176,7 @@ describe('encrypted links', () => {
       passphrase: 'correct horse',
       iterations: MIN_ITERATIONS,
     })
-    expect(inspectShareLink(fragment)).toEqual({ version: 4, encrypted: true })
+    expect(inspectShareLink(fragment)).toEqual({ version: 5, encrypted: true })
     expect(await decodeShareLink(fragment)).toMatchObject({ needsPassphrase: true })
     expect(await decodeShareLink(fragment, { passphrase: 'wrong horse' })).toMatchObject({
       wrongPassphrase: true,
@@ -195,7 +195,7 @@ describe('encrypted links', () => {
   })
 
   it('plain links say they are not encrypted', async () => {
-    expect(inspectShareLink(await encodeShareLink(payload))).toEqual({ version: 4, encrypted: false })
+    expect(inspectShareLink(await encodeShareLink(payload))).toEqual({ version: 5, encrypted: false })
   })
 })
 
@@ -240,7 +240,7 @@ describe('damaged links give a clear error, never a throw', () => {
     expect(await decodeShareLink(fragment.slice(0, 20) + ' ' + fragment.slice(20))).toMatchObject({
       error: expect.stringMatching(/contains " "/),
     })
-    expect(await decodeShareLink('v5.AAAA')).toMatchObject({ error: expect.stringMatching(/v5.*newer/) })
+    expect(await decodeShareLink('v6.AAAA')).toMatchObject({ error: expect.stringMatching(/v6.*newer/) })
     expect(await decodeShareLink('#ex=seed')).toMatchObject({
       error: expect.stringMatching(/not a Chunkscope/),
     })

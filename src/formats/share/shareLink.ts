@@ -31,7 +31,7 @@ import { openSharePayload, type OpenedShare, type SharePayload } from './payload
  */
 
 /** The version new links are written in; every older one still opens. */
-export const SHARE_VERSION = 4
+export const SHARE_VERSION = 5
 export const SHARE_PREFIX = `v${SHARE_VERSION}.`
 /** Decoding refuses more decompressed JSON than this by default (a crafted link cannot exhaust memory). */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -61,8 +61,8 @@ export type EncodeOptions = {
    * while a big stream is encoded.
    */
   readonly pause?: () => Promise<void>
-  /** Writes an older layout (3) instead of today's: only to prove old links are still written alike. */
-  readonly version?: 3
+  /** Writes an older layout (3 or 4) instead of today's: only to prove old links are still written alike. */
+  readonly version?: 3 | 4
 }
 
 export type DecodeOptions = {
@@ -252,7 +252,7 @@ function readColumnar(
   options: DecodeOptions,
 ): { value: unknown } | LinkError {
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES
-  const read = version === 2 ? decodeBody(body, max) : decodeBodyV3(body, max, version === 3 ? 3 : 4)
+  const read = version === 2 ? decodeBody(body, max) : decodeBodyV3(body, max, version as 3 | 4 | 5)
   return 'tooLarge' in read ? tooLarge(max) : read
 }
 

@@ -6,7 +6,7 @@ import { useChunkscope } from '../StoreContext'
  * Starts in the URL's, the saved or the browser's language (`pickLang`), then keeps `<html lang>` (screen readers,
  * CJK font choice), localStorage and the URL's `?lang=` equal to the current one. A layout effect: the first paint
  * is already in the right language. The query string, not the fragment: the router owns the fragment and a share
- * link's `#v4.` payload must stay byte for byte.
+ * link's `#v5.` payload must stay byte for byte.
  */
 export function useLangSync(): void {
   const lang = useChunkscope((s) => s.lang)
