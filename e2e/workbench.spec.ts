@@ -59,6 +59,16 @@ test.describe('stepping through the straggler example', () => {
     await page.getByRole('button', { name: 'Previous chunk' }).click()
     await expectPosition(page, 7, 8)
 
+    // The scrubber shows the cursor wherever it moved from, and moves it.
+    const scrubber = page.getByRole('slider', { name: 'Cursor' })
+    await expect(scrubber).toHaveValue('7')
+    await page.keyboard.press('Home')
+    await expect(scrubber).toHaveValue('0')
+    await scrubber.fill('3')
+    await expectPosition(page, 3, 8)
+    await page.keyboard.press('ArrowRight')
+    await expect(scrubber).toHaveValue('4')
+
     await page.getByLabel('Playback speed').selectOption('16')
     await page.getByRole('button', { name: 'First' }).click()
     await page.getByRole('button', { name: 'Play' }).click()

@@ -7,14 +7,14 @@ import { findExample } from '../../examples'
 import { readCorpus } from '../../test/corpus'
 import { createChunkscopeStore } from '../store'
 import { createOpener, type OpenDeps } from './openSource'
-import { createRouter, requestFor } from './router'
+import { createRouter, REPLACE_MAX_MS, REPLACE_MS, requestFor } from './router'
 import { parsePlace } from './urlState'
 
 /** A page's address bar and history, as the router sees them; `back()` is the browser's Back button. */
 function fakePage(hash: string, search = '') {
   const entries = [hash]
   let index = 0
-  const timers: (() => void)[] = []
+  const timers: { run: () => void; ms: number }[] = []
   const location = { hash, search }
   return {
     location,
@@ -30,13 +30,19 @@ function fakePage(hash: string, search = '') {
         location.hash = next
       },
     },
-    setTimer(run: () => void) {
-      timers.push(run)
-      return () => timers.splice(timers.indexOf(run), 1)
+    setTimer(run: () => void, ms: number) {
+      const timer = { run, ms }
+      timers.push(timer)
+      return () => {
+        const at = timers.indexOf(timer)
+        if (at >= 0) timers.splice(at, 1)
+      }
     },
-    /** Runs the pending throttled URL replacements. */
+    /** The delays of the timers pending now. */
+    pendingTimers: () => timers.map((timer) => timer.ms),
+    /** Runs the pending URL replacements. */
     flushTimers() {
-      for (const run of timers.splice(0)) run()
+      for (const timer of timers.splice(0)) timer.run()
     },
     back() {
       index -= 1
@@ -197,6 +203,18 @@ describe('router: URL in → what opens', () => {
 })
 
 describe('router: state change → URL', () => {
+  it('a run of cursor moves replaces the entry once, when the cursor rests (or a second into a longer run)', async () => {
+    const { store, page, router } = setup('#ex=error-retry&s=t1.s1.a1&k=1')
+    await router.start()
+    for (let k = 2; k <= 5; k++) store.getState().actions.seekTo(k)
+    // Each move put the rest timer off again: one of it and one bounding a long run, not one per move.
+    expect(page.pendingTimers().sort((a, b) => a - b)).toEqual([REPLACE_MS, REPLACE_MAX_MS])
+    expect(page.location.hash).toBe('#ex=error-retry&s=t1.s1.a1&k=1')
+    page.flushTimers()
+    expect(page.entries).toEqual(['#ex=error-retry&s=t1.s1.a1&k=5'])
+    expect(page.pendingTimers()).toEqual([])
+  })
+
   it('a new stream is a history entry; cursor moves replace it, throttled; Back returns to the stream', async () => {
     const { store, page, router } = setup('#ex=error-retry&s=t1.s1.a1&k=1')
     await router.start()

@@ -5,8 +5,13 @@ import { sourceUrlParam } from './fetchSource'
 import type { At, Open, OpenRequest } from './openSource'
 import { formatPlace, parsePlace, type Place } from './urlState'
 
-/** Cursor moves replace the history entry at most this often (replaceState costs milliseconds; browsers throttle it). */
+/**
+ * Cursor moves replace the history entry once the cursor has rested this long, and at least every REPLACE_MAX_MS
+ * while it keeps moving (playback). A replaceState costs the page milliseconds and the browser a repaint of its
+ * address bar, so none runs between the steps of a run of key presses (browsers also throttle it).
+ */
 export const REPLACE_MS = 150
+export const REPLACE_MAX_MS = 1000
 
 /** What the router needs of the page: the address, the history, a timer. The browser passes `window`'s. */
 export type RouterDeps = {
@@ -43,7 +48,18 @@ export function createRouter(deps: RouterDeps): Router {
   let disposed = false
   /** The `#v4.` fragment being opened or on screen: popstate and hashchange both fire for one navigation. */
   let openedLink: string | null = null
-  let cancelReplace: (() => void) | null = null
+  let cancelRest: (() => void) | null = null
+  let cancelLongest: (() => void) | null = null
+  const stopReplacing = (): void => {
+    cancelRest?.()
+    cancelLongest?.()
+    cancelRest = null
+    cancelLongest = null
+  }
+  const replaceNow = (): void => {
+    stopReplacing()
+    if (!disposed) normalise()
+  }
 
   const normalise = (): void => {
     const shown = placeOf(store.getState())
@@ -89,14 +105,12 @@ export function createRouter(deps: RouterDeps): Router {
     const hash = formatPlace(place)
     if (hash === location.hash) return
     if (state.origin !== previous.origin || state.streamKey !== previous.streamKey) {
-      cancelReplace?.()
-      cancelReplace = null
+      stopReplacing()
       history.push(hash)
-    } else if (cancelReplace === null) {
-      cancelReplace = deps.setTimer(() => {
-        cancelReplace = null
-        if (!disposed) normalise()
-      }, REPLACE_MS)
+    } else {
+      cancelRest?.()
+      cancelRest = deps.setTimer(replaceNow, REPLACE_MS)
+      cancelLongest ??= deps.setTimer(replaceNow, REPLACE_MAX_MS)
     }
   })
 
@@ -106,7 +120,7 @@ export function createRouter(deps: RouterDeps): Router {
     hashChanged: () => (isShareFragment(location.hash) ? apply() : Promise.resolve()),
     dispose() {
       disposed = true
-      cancelReplace?.()
+      stopReplacing()
       unsubscribe()
     },
   }

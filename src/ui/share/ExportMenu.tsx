@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { EXPORT_FORMATS, exportStream, type ExportFormat } from '../../formats/export'
 import { findStream } from '../../formats/streamRefs'
 import { bugReportOf } from './bugReportOf'
@@ -25,8 +25,13 @@ export function ExportMenu() {
   const store = useChunkscopeStore()
   const hasStream = useChunkscope((s) => s.streamKey !== null)
   const windowLink = useChunkscope((s) => s.origin?.kind === 'link' && s.origin.window !== null)
-  const hasRecorded = useChunkscope(
-    (s) => findStream(s.source, s.streamKey)?.attempt.recorded !== null && s.streamKey !== null,
+  // Looked up when the source or the stream changes, not in a selector: every store update (each step) runs every
+  // selector, and finding a stream lists all of the source's (thousands in a long session log).
+  const source = useChunkscope((s) => s.source)
+  const streamKey = useChunkscope((s) => s.streamKey)
+  const hasRecorded = useMemo(
+    () => streamKey !== null && findStream(source, streamKey)?.attempt.recorded !== null,
+    [source, streamKey],
   )
   const t = useT()
   const [reported, setReported] = useState<string | null>(null)

@@ -167,8 +167,11 @@ export function TimelineGrid({
 
   const stateOf = (row: number): RowState =>
     row === current ? 'current' : lastPosOf(rows, row) < k ? 'applied' : 'pending'
-  const { first, end } = rowsInView(rows.count, ROW_HEIGHT, view, top, OVERSCAN)
+  const { first } = rowsInView(rows.count, ROW_HEIGHT, view, top, OVERSCAN)
   const slots = Math.ceil(view / ROW_HEIGHT) + OVERSCAN + 1
+  // Every slot filled (the rows in view and at least OVERSCAN below, rowsInView's end never passes it): a scroll by
+  // a row then neither mounts nor unmounts one.
+  const end = Math.min(rows.count, first + slots)
   const base = first - (first % BASE_STEP)
   const shown: number[] = []
   for (let row = first; row < end; row++) shown.push(row)
@@ -219,7 +222,7 @@ export function TimelineGrid({
         </thead>
         {/* Stuck under the header; the partly scrolled-out top row slides under the header's opaque background. */}
         <tbody
-          className="sticky block"
+          className="timeline-body sticky block"
           style={{ top: HEADER, height: view, transform: `translateY(${base * ROW_HEIGHT - top}px)` }}
         >
           {shown.map((row) => (

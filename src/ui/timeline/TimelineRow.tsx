@@ -101,7 +101,7 @@ export const TimelineRow = memo(function TimelineRow({
       data-state={state}
       data-run={run ? span : undefined}
       onClick={() => onSeek(row)}
-      style={{ transform: `translateY(${top}px)` }}
+      style={{ top }}
       className={`timeline-columns timeline-row ${state === 'applied' ? '' : state}`}
     >
       <td className="timeline-number timeline-dim">
@@ -140,7 +140,7 @@ export const TimelineRow = memo(function TimelineRow({
         <td className="timeline-clip">{payload}</td>
       )}
       <td className={`timeline-clip ${TONE[effect.tone]}`}>
-        {effect.text}
+        {/* Before the text: a float goes to the right end of the line it starts. */}
         {onActions && (
           <button
             type="button"
@@ -157,6 +157,7 @@ export const TimelineRow = memo(function TimelineRow({
             ⋯
           </button>
         )}
+        {effect.text}
       </td>
     </tr>
   )

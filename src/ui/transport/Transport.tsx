@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useLayoutEffect, useMemo, useRef } from 'react'
 import { SPEEDS } from '../../app/store'
 import { useT } from '../i18n/useT'
 import { useChunkscope } from '../StoreContext'
@@ -36,17 +36,18 @@ export function Transport() {
   }, [engine])
   const total = engine?.total ?? 0
   const disabled = engine === null
-
-  return (
-    <section
-      aria-label={t('transport.region')}
-      className="border-t border-slate-200 bg-slate-50 px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
-    >
-      <div className="flex flex-wrap items-center gap-1">
+  const atStart = disabled || k === 0
+  const atEnd = disabled || k >= total
+  // The buttons, the speed and the timing switch change with the ends, play and the language, not with each step:
+  // built as elements when those change, so a step re-renders only the slider, the position and the explanation
+  // (a re-rendered <select> has its options walked again by React).
+  const controls = useMemo(
+    () => (
+      <>
         <button
           type="button"
           className="btn"
-          disabled={disabled || k === 0}
+          disabled={atStart}
           onClick={() => seekTo(0)}
           aria-label={t('transport.first')}
           title={t('transport.firstTitle')}
@@ -56,7 +57,7 @@ export function Transport() {
         <button
           type="button"
           className="btn"
-          disabled={disabled || k === 0}
+          disabled={atStart}
           onClick={() => stepBy(-1)}
           aria-label={t('transport.prev')}
           title={t('transport.prevTitle')}
@@ -76,7 +77,7 @@ export function Transport() {
         <button
           type="button"
           className="btn"
-          disabled={disabled || k >= total}
+          disabled={atEnd}
           onClick={() => stepBy(1)}
           aria-label={t('transport.next')}
           title={t('transport.nextTitle')}
@@ -86,7 +87,7 @@ export function Transport() {
         <button
           type="button"
           className="btn"
-          disabled={disabled || k >= total}
+          disabled={atEnd}
           onClick={() => seekTo(total)}
           aria-label={t('transport.last')}
           title={t('transport.lastTitle')}
@@ -112,21 +113,61 @@ export function Transport() {
           <input type="checkbox" checked={originalTiming} onChange={toggleOriginalTiming} />
           {t('transport.originalTiming')}
         </label>
-        <div className="relative mx-2 min-w-40 flex-1">
-          <input
-            type="range"
-            aria-label={t('transport.cursor')}
-            className="w-full accent-sky-600"
-            min={0}
-            max={total}
-            value={k}
-            disabled={disabled}
-            onChange={(e) => seekTo(Number(e.target.value))}
-          />
-          <div aria-hidden className="pointer-events-none absolute inset-x-2 -bottom-0.5 h-1.5">
-            {markers}
-          </div>
+      </>
+    ),
+    [
+      t,
+      atStart,
+      atEnd,
+      disabled,
+      playing,
+      speed,
+      originalTiming,
+      total,
+      seekTo,
+      stepBy,
+      togglePlay,
+      setSpeed,
+      toggleOriginalTiming,
+    ],
+  )
+
+  // The scrubber's value is set on the element as the cursor moves, not rendered: a re-rendered <input> has its
+  // `type` and `name` written again by React, and each write restyles it.
+  const slider = useRef<HTMLInputElement>(null)
+  useLayoutEffect(() => {
+    if (slider.current !== null) slider.current.value = String(k)
+  }, [k, total])
+  const scrubber = useMemo(
+    () => (
+      <div className="relative mx-2 min-w-40 flex-1">
+        <input
+          ref={slider}
+          type="range"
+          aria-label={t('transport.cursor')}
+          className="w-full accent-sky-600"
+          min={0}
+          max={total}
+          defaultValue={0}
+          disabled={disabled}
+          onChange={(e) => seekTo(Number(e.target.value))}
+        />
+        <div aria-hidden className="pointer-events-none absolute inset-x-2 -bottom-0.5 h-1.5">
+          {markers}
         </div>
+      </div>
+    ),
+    [t, total, disabled, seekTo, markers],
+  )
+
+  return (
+    <section
+      aria-label={t('transport.region')}
+      className="border-t border-slate-200 bg-slate-50 px-2 py-1 dark:border-slate-700 dark:bg-slate-950"
+    >
+      <div className="flex flex-wrap items-center gap-1">
+        {controls}
+        {scrubber}
         <output
           aria-label={t('transport.position')}
           className="min-w-24 text-right font-mono text-xs tabular-nums"
