@@ -44,10 +44,11 @@ async function openedView(fragment: string, passphrase?: string): Promise<Stream
 }
 
 describe('a share link reproduces what the sender saw', () => {
+  // One test per attempt: a session link carries the whole log, so a file of many attempts is many whole-log links.
   for (const file of corpusFiles()) {
-    it(`${file}: every attempt, every option`, async () => {
-      const source = loadSource(readCorpus(file), file)
-      for (const attempt of source.sessions[0]!.streams) {
+    const source = loadSource(readCorpus(file), file)
+    for (const attempt of source.sessions[0]!.streams) {
+      it(`${file} ${attempt.id}: every option`, async () => {
         const input = {
           source,
           attempt,
@@ -68,8 +69,8 @@ describe('a share link reproduces what the sender saw', () => {
             expect.soft(describeFidelity(checkShare(input, payload)!), label).toBeNull()
           }
         }
-      }
-    })
+      })
+    }
   }
 
   it('an encrypted link of one attempt keeps the recorded mismatch', async () => {
