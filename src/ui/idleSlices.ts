@@ -11,6 +11,58 @@ const MIN_SLICE_MS = 3
 type Scheduling = { readonly isInputPending?: () => boolean }
 
 /**
+ * Background slices wait until no key press or click has come for this long: stepping with → (a press every few
+ * frames) gets the whole machine — the frame's raster and compositing threads included — rather than sharing it with
+ * counting, indexing or summarising that can as well run when the user pauses.
+ */
+const QUIET_MS = 250
+/** …unless input keeps coming for this long: then a slice runs anyway, so the work still finishes. */
+const QUIET_AT_MOST_MS = 2000
+
+/**
+ * When the page last saw a key press or a click (one listener for every background job of the page, installed with
+ * the first of them; not a cache: a clock reading).
+ */
+let lastInput = Number.NEGATIVE_INFINITY
+let watching = false
+
+function watchInput(): void {
+  if (watching || typeof window === 'undefined') return
+  watching = true
+  const mark = () => {
+    lastInput = performance.now()
+  }
+  window.addEventListener('keydown', mark, { capture: true, passive: true })
+  window.addEventListener('pointerdown', mark, { capture: true, passive: true })
+}
+
+/**
+ * Calls `run` in an idle period (`requestIdleCallback` with `timeout`, or a task where there is none) once the page
+ * has had no input for {@link QUIET_MS}, or after {@link QUIET_AT_MOST_MS} of input. Returns the cancel function.
+ */
+export function whenQuiet(run: (deadline?: IdleDeadline) => void, timeout: number): () => void {
+  watchInput()
+  const since = performance.now()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let idle: number | undefined
+  const attempt = () => {
+    const now = performance.now()
+    const wait = lastInput + QUIET_MS - now
+    if (wait > 0 && now - since < QUIET_AT_MOST_MS) {
+      timer = setTimeout(attempt, wait)
+      return
+    }
+    if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(run, { timeout })
+    else timer = setTimeout(run, 0)
+  }
+  attempt()
+  return () => {
+    clearTimeout(timer)
+    if (idle !== undefined) cancelIdleCallback(idle)
+  }
+}
+
+/**
  * True when a key press or click is waiting for the page (Chromium's `navigator.scheduling.isInputPending`; false
  * where there is none): background slices end early for it, so it never waits for one.
  */
@@ -21,8 +73,9 @@ export function inputPending(): boolean {
 
 /**
  * Runs `work(budgetMs)` in the page's idle periods until it returns true (done), each call given what is left of the
- * idle period (between {@link MIN_SLICE_MS} and {@link IDLE_SLICE_MS}): background counting over a long stream
- * never takes the frame a key press needs. Without `requestIdleCallback` (Node, Safari) each slice is a task.
+ * idle period (between {@link MIN_SLICE_MS} and {@link IDLE_SLICE_MS}), and none while the user is stepping
+ * ({@link whenQuiet}): background counting over a long stream never takes the frame a key press needs. Without
+ * `requestIdleCallback` (Node, Safari) each slice is a task.
  * Returns the cancel function.
  *
  * @example
@@ -31,8 +84,7 @@ export function inputPending(): boolean {
 export function inIdleSlices(work: (budgetMs: number) => boolean): () => void {
   // Dropped once done or cancelled: the cancel function outlives the work, and the work may hold a lot.
   let job: typeof work | null = work
-  let handle: number | ReturnType<typeof setTimeout> | undefined
-  const idle = typeof requestIdleCallback === 'function'
+  let cancel = () => {}
   const run = (deadline?: IdleDeadline) => {
     if (job === null) return
     const left = deadline === undefined || deadline.didTimeout ? MIN_SLICE_MS : deadline.timeRemaining()
@@ -40,13 +92,11 @@ export function inIdleSlices(work: (budgetMs: number) => boolean): () => void {
     else schedule()
   }
   const schedule = () => {
-    handle = idle ? requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(run, 0)
+    cancel = whenQuiet(run, IDLE_TIMEOUT_MS)
   }
   schedule()
   return () => {
     job = null
-    if (handle === undefined) return
-    if (idle) cancelIdleCallback(handle as number)
-    else clearTimeout(handle)
+    cancel()
   }
 }

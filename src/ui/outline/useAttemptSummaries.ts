@@ -3,7 +3,7 @@ import { useEffect, useMemo, useReducer } from 'react'
 import type { AttemptSummary } from '../../core/attemptSummary'
 import type { ReplayEngine } from '../../core/ReplayEngine'
 import { LAZY_CHUNKS, type AttemptResults } from '../../app/attemptResults'
-import { inputPending } from '../idleSlices'
+import { inputPending, whenQuiet } from '../idleSlices'
 import type { OutlineAttempt } from './buildOutline'
 
 /** Sources up to this many chunks are summarised before the first paint; longer ones in slices after it. */
@@ -43,18 +43,14 @@ export function useAttemptSummaries(
     let computed = false
     let shown = performance.now()
     let cancel = () => {}
-    // In idle periods where the browser has them (after a frame's work, with no input waiting), within what the
-    // period has left, ending early when input arrives: key presses do not queue behind a slice.
+    // In idle periods where the browser has them (after a frame's work, with no input waiting) once the user has
+    // stopped stepping, within what the period has left, ending early when input arrives: key presses do not queue
+    // behind a slice.
     const schedule = () => {
-      if (typeof requestIdleCallback !== 'function') {
-        const timer = setTimeout(() => work(SLICE_MS), 0)
-        cancel = () => clearTimeout(timer)
-        return
-      }
-      const id = requestIdleCallback((deadline) => work(Math.min(SLICE_MS, deadline.timeRemaining())), {
-        timeout: 500,
-      })
-      cancel = () => cancelIdleCallback(id)
+      cancel = whenQuiet(
+        (deadline) => work(deadline === undefined ? SLICE_MS : Math.min(SLICE_MS, deadline.timeRemaining())),
+        500,
+      )
     }
     const work = (budget: number) => {
       const started = performance.now()
