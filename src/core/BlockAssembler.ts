@@ -166,6 +166,21 @@ export class BlockAssembler {
     return true
   }
 
+  /**
+   * After a block-end froze block `index`: when its deltas built the very text (or arguments) its block carries,
+   * the partial keeps the block's string and lets its own copy go. Strings are values, so nothing can tell the two
+   * apart, and a closed block then holds its text once instead of twice (a 100 MB log's blocks are most of it). The
+   * comparison is the one §5's end-content-mismatch check makes next, which then finds one string on both sides.
+   */
+  shareClosedText(index: number): void {
+    const partial = this.partials.get(index)
+    const block = partial?.block as { text?: unknown; arguments?: unknown } | undefined
+    if (partial === undefined || typeof block !== 'object' || block === null) return
+    if (typeof block.text === 'string' && block.text === partial.text) partial.text = block.text
+    else if (typeof block.arguments === 'string' && block.arguments === partial.toolCallArguments)
+      partial.toolCallArguments = block.arguments
+  }
+
   /** The harness's `push`, step for step; throws where it throws (the caller records the failure). */
   private apply(input: AnyChunk): Effect {
     const value: unknown = input
