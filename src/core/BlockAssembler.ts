@@ -1,13 +1,13 @@
 import type { Effect } from './effects'
-import { assembleOpen, type PartialBlock } from './partialBlock'
 import {
-  entriesLength,
-  filterEntries,
-  harnessThrowOf,
-  hasVisibleText,
-  nullishRead,
-  unreachableVariant,
-} from './harnessThrows'
+  alignAssembled,
+  assembleOpen,
+  assemblePartial,
+  interruptedBlockOf,
+  type AssembledBlocks,
+  type PartialBlock,
+} from './partialBlock'
+import { harnessThrowOf, nullishRead, unreachableVariant } from './harnessThrows'
 import {
   isStreamChunk,
   type AnyChunk,
@@ -53,7 +53,14 @@ export type AssemblerState = {
   readonly failure?: string
 }
 
-export { assembleOpen, type PartialBlock }
+export {
+  alignAssembled,
+  assembleOpen,
+  assemblePartial,
+  interruptedBlockOf,
+  type AssembledBlocks,
+  type PartialBlock,
+}
 
 /** A packed row's members (docs/protocol.md §7): `payload[k]` is member k's text or arguments delta. */
 export type RunOfDeltas = {
@@ -67,14 +74,6 @@ export type RunOfDeltas = {
 
 /** Far below V8's longest string (2^29 − 24 UTF-16 units), so no append of a run can fail. */
 const MAX_RUN_TEXT = 2 ** 28
-
-export type AssembledBlocks = {
-  /** `order.map(assemble)`, before max-tokens drops tool calls. */
-  readonly all: readonly ContentBlock[]
-  /** What `blocks()` returns. */
-  readonly blocks: ContentBlock[]
-  readonly replayState: ReplayEnvelope | undefined
-}
 
 /**
  * A faithful re-implementation of DeepSeek Harness's BlockAssembler (docs/protocol.md §3): same state, same JavaScript
@@ -164,6 +163,21 @@ export class BlockAssembler {
     } else partial.text = partial.text + appended
     this.pushed += payload.length - from
     return true
+  }
+
+  /**
+   * After a block-end froze block `index`: when its deltas built the very text (or arguments) its block carries,
+   * the partial keeps the block's string and lets its own copy go. Strings are values, so nothing can tell the two
+   * apart, and a closed block then holds its text once instead of twice (a 100 MB log's blocks are most of it). The
+   * comparison is the one §5's end-content-mismatch check makes next, which then finds one string on both sides.
+   */
+  shareClosedText(index: number): void {
+    const partial = this.partials.get(index)
+    const block = partial?.block as { text?: unknown; arguments?: unknown } | undefined
+    if (partial === undefined || typeof block !== 'object' || block === null) return
+    if (typeof block.text === 'string' && block.text === partial.text) partial.text = block.text
+    else if (typeof block.arguments === 'string' && block.arguments === partial.toolCallArguments)
+      partial.toolCallArguments = block.arguments
   }
 
   /** The harness's `push`, step for step; throws where it throws (the caller records the failure). */
@@ -424,46 +438,4 @@ export class BlockAssembler {
     if (!partial) throw new Error(`BlockAssembler invariant violated: no partial for index ${index}`)
     return partial
   }
-}
-
-/**
- * The block one partial yields in `blocks()` (§3 read side): its block-end's block once frozen, else what its
- * deltas built; throws for an open block of a type other than text/reasoning/tool-call. A frozen partial yields
- * the same block for the rest of the stream, which is what lets the replay engine keep it (ReplayEngine.ts).
- */
-export function assemblePartial(partial: Readonly<PartialBlock>, index: number): ContentBlock {
-  return partial.block ? partial.block : assembleOpen(partial, index)
-}
-
-/**
- * What one partial contributes to `interruptedBlocks()` (§3): its block when it is text or reasoning with visible
- * text, else null; throws as the harness's `block.text.trim()` does for a closed one whose text is not a string.
- */
-export function interruptedBlockOf(partial: Readonly<PartialBlock>, index: number): ContentBlock | null {
-  // `?.` on a non-object block (a block-end's `block: 5`) reads undefined, as in the harness.
-  const type = (partial.block as { type?: unknown } | undefined)?.type ?? partial.blockType
-  if (type !== 'text' && type !== 'reasoning') return null
-  const block = assemblePartial(partial, index)
-  const blockType = (block as { type?: unknown }).type
-  return (blockType === 'text' || blockType === 'reasoning') &&
-    hasVisibleText((block as { text?: unknown }).text)
-    ? block
-    : null
-}
-
-/**
- * `blocks()` and `replayState` from every partial's block in first-seen order (§3 read side): a max-tokens finish
- * drops tool calls, and the envelope's entries are kept only while they align with the blocks.
- */
-export function alignAssembled(
-  all: ContentBlock[],
-  finish: FinishReason,
-  envelope: ReplayEnvelope | undefined,
-): AssembledBlocks {
-  const blocks = finish.kind === 'max-tokens' ? all.filter((block) => block.type !== 'tool-call') : all
-  if (envelope?.blocks === undefined) return { all, blocks, replayState: envelope }
-  if (entriesLength(envelope.blocks) !== all.length) return { all, blocks, replayState: undefined }
-  if (blocks.length === all.length) return { all, blocks, replayState: envelope }
-  const entries = filterEntries(envelope.blocks, (position) => all[position]?.type !== 'tool-call')
-  return { all, blocks, replayState: { response: envelope.response, blocks: entries } }
 }

@@ -127,6 +127,7 @@ export class AssemblyPass {
 
   private step(pos: number, chunk: AnyChunk, seq: number): void {
     const effect = this.assembler.push(chunk)
+    if (effect.kind === 'close') this.assembler.shareClosedText(effect.index)
     this.checker.observe(chunk, effect, this.assembler, pos, seq)
     const kind = ignoredKindOf(effect.kind)
     if (kind !== null && 'index' in effect) this.ignored.push({ seq, pos, kind, index: effect.index })

@@ -431,19 +431,23 @@ function tryAssembleOpen(partial: Parameters<typeof assembleOpen>[0], index: num
   }
 }
 
+/**
+ * V8's stack depth for new errors, when it may be set here (not in other engines, nor where Error is frozen). A
+ * SyntaxError that nobody reads still captures a stack: deep in a command that read a 100 MB log, that cost ~50 µs
+ * a throw, and a log holds thousands of tool calls whose arguments are not JSON.
+ */
+const STACK_LIMIT_WRITABLE = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')?.writable === true
+
 function isValidJson(text: unknown): boolean {
   if (typeof text !== 'string') return false
-  // A SyntaxError that nobody reads still captures a stack: deep in a command that read a 100 MB log, that cost
-  // ~50 µs a throw, and a log holds thousands of tool calls whose arguments are not JSON. V8 reads this limit when
-  // it builds the error; other engines have no such property and ignore it.
   const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
+  if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = 0
   try {
     JSON.parse(text)
     return true
   } catch {
     return false
   } finally {
-    Error.stackTraceLimit = limit
+    if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = limit
   }
 }

@@ -1,5 +1,5 @@
-import { asHarness, HarnessThrow } from './harnessThrows'
-import type { ContentBlock } from './protocol'
+import { asHarness, entriesLength, filterEntries, HarnessThrow, hasVisibleText } from './harnessThrows'
+import type { ContentBlock, FinishReason, ReplayEnvelope } from './protocol'
 
 /**
  * The state of one block index while a stream assembles (docs/protocol.md §3). Once `block` is set the partial is
@@ -38,4 +38,54 @@ function assembleByType(partial: Readonly<PartialBlock>, index: number): Content
     default:
       throw new HarnessThrow(`cannot assemble incomplete block of type "${partial.blockType}"`)
   }
+}
+
+export type AssembledBlocks = {
+  /** `order.map(assemble)`, before max-tokens drops tool calls. */
+  readonly all: readonly ContentBlock[]
+  /** What `blocks()` returns. */
+  readonly blocks: ContentBlock[]
+  readonly replayState: ReplayEnvelope | undefined
+}
+
+/**
+ * The block one partial yields in `blocks()` (§3 read side): its block-end's block once frozen, else what its
+ * deltas built; throws for an open block of a type other than text/reasoning/tool-call. A frozen partial yields
+ * the same block for the rest of the stream, which is what lets the replay engine keep it (ReplayEngine.ts).
+ */
+export function assemblePartial(partial: Readonly<PartialBlock>, index: number): ContentBlock {
+  return partial.block ? partial.block : assembleOpen(partial, index)
+}
+
+/**
+ * What one partial contributes to `interruptedBlocks()` (§3): its block when it is text or reasoning with visible
+ * text, else null; throws as the harness's `block.text.trim()` does for a closed one whose text is not a string.
+ */
+export function interruptedBlockOf(partial: Readonly<PartialBlock>, index: number): ContentBlock | null {
+  // `?.` on a non-object block (a block-end's `block: 5`) reads undefined, as in the harness.
+  const type = (partial.block as { type?: unknown } | undefined)?.type ?? partial.blockType
+  if (type !== 'text' && type !== 'reasoning') return null
+  const block = assemblePartial(partial, index)
+  const blockType = (block as { type?: unknown }).type
+  return (blockType === 'text' || blockType === 'reasoning') &&
+    hasVisibleText((block as { text?: unknown }).text)
+    ? block
+    : null
+}
+
+/**
+ * `blocks()` and `replayState` from every partial's block in first-seen order (§3 read side): a max-tokens finish
+ * drops tool calls, and the envelope's entries are kept only while they align with the blocks.
+ */
+export function alignAssembled(
+  all: ContentBlock[],
+  finish: FinishReason,
+  envelope: ReplayEnvelope | undefined,
+): AssembledBlocks {
+  const blocks = finish.kind === 'max-tokens' ? all.filter((block) => block.type !== 'tool-call') : all
+  if (envelope?.blocks === undefined) return { all, blocks, replayState: envelope }
+  if (entriesLength(envelope.blocks) !== all.length) return { all, blocks, replayState: undefined }
+  if (blocks.length === all.length) return { all, blocks, replayState: envelope }
+  const entries = filterEntries(envelope.blocks, (position) => all[position]?.type !== 'tool-call')
+  return { all, blocks, replayState: { response: envelope.response, blocks: entries } }
 }
