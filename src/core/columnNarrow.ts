@@ -90,27 +90,61 @@ export class BlockRanges {
     }
     const offsets =
       widest <= 0xff && !this.nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
-    writeOffsets(offsets, values, bases, rows, chunks)
+    writeOffsets(offsets, values, bases, rows, chunks, this.nulls)
     return { values: offsets, bases, low: lowest, high: highest }
   }
 }
 
-/** The offsets of the used rows from their block's base; NaN (a null time) as NULL_TIME. */
+/**
+ * The offsets of the used rows from their block's base; NaN (a null time) as NULL_TIME. One loop per array type
+ * and per kind of used rows, so each stays monomorphic (this writes every row of a 100 MB log four times).
+ */
 function writeOffsets(
   offsets: Uint8Array | Uint16Array,
   values: Float64Array,
   bases: Float64Array,
   rows: Uint8Array,
   chunks: Uint8Array | null,
+  nulls: boolean,
 ): void {
-  for (let block = 0; block < bases.length; block++) {
-    const base = bases[block]!
-    const to = Math.min(values.length, (block + 1) << BLOCK_SHIFT)
-    for (let i = block << BLOCK_SHIFT; i < to; i++) {
-      if (rows[i] === 0 || (chunks !== null && chunks[i] === 0)) continue
-      const value = values[i]!
-      offsets[i] = value !== value ? NULL_TIME : value - base
-    }
+  if (offsets instanceof Uint16Array) {
+    if (nulls) writeNullableOffsets16(offsets, values, bases, rows)
+    else writeOffsets16(offsets, values, bases, chunks ?? rows, rows)
+  } else writeOffsets8(offsets, values, bases, chunks ?? rows, rows)
+}
+
+function writeOffsets8(
+  offsets: Uint8Array,
+  values: Float64Array,
+  bases: Float64Array,
+  used: Uint8Array,
+  rows: Uint8Array,
+): void {
+  for (let i = 0; i < values.length; i++)
+    if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - bases[i >> BLOCK_SHIFT]!
+}
+
+function writeOffsets16(
+  offsets: Uint16Array,
+  values: Float64Array,
+  bases: Float64Array,
+  used: Uint8Array,
+  rows: Uint8Array,
+): void {
+  for (let i = 0; i < values.length; i++)
+    if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - bases[i >> BLOCK_SHIFT]!
+}
+
+function writeNullableOffsets16(
+  offsets: Uint16Array,
+  values: Float64Array,
+  bases: Float64Array,
+  rows: Uint8Array,
+): void {
+  for (let i = 0; i < values.length; i++) {
+    if (rows[i] === 0) continue
+    const value = values[i]!
+    offsets[i] = value !== value ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
   }
 }
 
