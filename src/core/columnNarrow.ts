@@ -44,12 +44,16 @@ export class BlockRanges {
     if (value > this.high[block]!) this.high[block] = value
   }
 
-  /** Rows `from` … `to` − 1 hold `first`, `first` + `step`, `first` + 2·`step`, … (a packed row's seqs, its line). */
+  /**
+   * Rows `from` … `to` − 1 hold `first` each (`step` 0: a packed row's line, filled) or `first`, `first` + 1, …
+   * (`step` 1: its seqs).
+   */
   noteRun(from: number, to: number, first: number, step: 0 | 1): void {
     if (from >= to) return
-    const last = first + step * (to - 1 - from)
-    if (first !== first || !Number.isSafeInteger(last) || isNegativeZero(last)) {
-      for (let i = from; i < to; i++) this.note(i, first + step * (i - from))
+    const valueAt = (i: number) => (step === 0 ? first : first + (i - from))
+    const last = valueAt(to - 1)
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || isNegativeZero(first)) {
+      for (let i = from; i < to; i++) this.note(i, valueAt(i))
       return
     }
     this.note(from, first)
@@ -57,8 +61,8 @@ export class BlockRanges {
     // Each block's lowest and highest are its first and last row's values (the values climb or stay).
     for (let block = (from >> BLOCK_SHIFT) + 1; block <= (to - 1) >> BLOCK_SHIFT; block++) {
       const at = block << BLOCK_SHIFT
-      this.note(at - 1, first + step * (at - 1 - from))
-      this.note(at, first + step * (at - from))
+      this.note(at - 1, valueAt(at - 1))
+      this.note(at, valueAt(at))
     }
   }
 

@@ -163,6 +163,17 @@ export class ColumnWriter {
     this.room().sourcedFields(seq, time, chunk)
   }
 
+  /**
+   * {@link sourced} of a value only when it is a chunk the columns hold as numbers (one of the shapes the readers
+   * build, every field of its type, so no reader would report it): false, and nothing written, for any other.
+   */
+  sourcedIfHeld(seq: number, time: number | null, value: unknown): boolean {
+    const code = isObject(value) && typeof value['index'] === 'number' ? chunkCode(value) : 0
+    if (code === 0) return false
+    this.room().sourcedFields(seq, time, value as AnyChunk, code)
+    return true
+  }
+
   /** The batches, the last one cut to its rows. The writer is done after this. */
   finish(): Columns[] {
     if (this.encoder.count > 0) this.batches.push(this.encoder.finish())
@@ -378,7 +389,8 @@ class Encoder {
   }
 
   /**
-   * Members [from, to) of a packed row, the first at `time`: the time of the last. The numbers every member
+   * Members [from, to) of a packed row, the first at `time`: the time of member `to` (where the next batch goes on;
+   * member k's time is time0 + dt[0] + … + dt[k − 1], §7). The numbers every member
    * shares are filled in per run, and their ranges noted once.
    */
   members(
@@ -406,7 +418,7 @@ class Encoder {
         }
         this.objects.push(this.keepWhole(event))
       }
-      return time
+      return timeAfter(run, to, time)
     }
     const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools } = this.columns
     const start = this.at
@@ -429,7 +441,7 @@ class Encoder {
         timeRanges.note(i, time)
         this.objects.push(chunkOf(k))
       }
-      return time
+      return timeAfter(run, to, time)
     }
     chunks.fill(
       isToolCall
@@ -459,13 +471,14 @@ class Encoder {
           end,
         )
     }
-    return time
+    return timeAfter(run, to, time)
   }
 
-  sourcedFields(seq: number, time: number | null, chunk: AnyChunk): void {
+  /** `code`: the chunk's CHUNK code, when the caller has it already. */
+  sourcedFields(seq: number, time: number | null, chunk: AnyChunk, code?: number): void {
     const i = this.at++
     this.sourcedRow(i, seq, time ?? NaN)
-    this.chunk(i, chunk)
+    this.chunk(i, chunk, code)
   }
 
   sourced(sourced: SourcedChunk): void {
@@ -487,8 +500,11 @@ class Encoder {
     this.timeRanges.note(i, time)
   }
 
-  private chunk(i: number, chunk: unknown): void {
-    const code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0
+  private chunk(
+    i: number,
+    chunk: unknown,
+    code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0,
+  ): void {
     this.columns.chunks[i] = code
     if (code === 0) return void this.objects.push(chunk)
     const { indexes, texts, tools } = this.columns
@@ -543,6 +559,11 @@ class Encoder {
     this.recentAt[slot] = at
     return at
   }
+}
+
+/** The time of member `to` of a run whose member `to` − 1 is at `time` (the sum of §7 in the readers' order). */
+function timeAfter(run: PackedRun, to: number, time: number): number {
+  return to < run.payload.length ? time + run.dt[to - 1]! : time
 }
 
 type Scratch = {
