@@ -389,8 +389,7 @@ class Encoder {
   }
 
   /**
-   * Members [from, to) of a packed row, the first at `time`: the time of member `to` (where the next batch goes on;
-   * member k's time is time0 + dt[0] + … + dt[k − 1], §7). The numbers every member
+   * Members [from, to) of a packed row, the first at `time`: the time of the last. The numbers every member
    * shares are filled in per run, and their ranges noted once.
    */
   members(
@@ -418,7 +417,7 @@ class Encoder {
         }
         this.objects.push(this.keepWhole(event))
       }
-      return timeAfter(run, to, time)
+      return time
     }
     const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools } = this.columns
     const start = this.at
@@ -441,7 +440,7 @@ class Encoder {
         timeRanges.note(i, time)
         this.objects.push(chunkOf(k))
       }
-      return timeAfter(run, to, time)
+      return time
     }
     chunks.fill(
       isToolCall
@@ -471,7 +470,7 @@ class Encoder {
           end,
         )
     }
-    return timeAfter(run, to, time)
+    return time
   }
 
   /** `code`: the chunk's CHUNK code, when the caller has it already. */
@@ -559,11 +558,6 @@ class Encoder {
     this.recentAt[slot] = at
     return at
   }
-}
-
-/** The time of member `to` of a run whose member `to` − 1 is at `time` (the sum of §7 in the readers' order). */
-function timeAfter(run: PackedRun, to: number, time: number): number {
-  return to < run.payload.length ? time + run.dt[to - 1]! : time
 }
 
 type Scratch = {
