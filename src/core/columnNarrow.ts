@@ -112,7 +112,7 @@ function writeOffsets(
   nulls: boolean,
 ): void {
   if (offsets instanceof Uint16Array) {
-    if (nulls) writeNullableOffsets16(offsets, values, bases, rows)
+    if (nulls) writeNullableOffsets16(offsets, values, bases, chunks ?? rows, rows)
     else writeOffsets16(offsets, values, bases, chunks ?? rows, rows)
   } else writeOffsets8(offsets, values, bases, chunks ?? rows, rows)
 }
@@ -143,10 +143,11 @@ function writeNullableOffsets16(
   offsets: Uint16Array,
   values: Float64Array,
   bases: Float64Array,
+  used: Uint8Array,
   rows: Uint8Array,
 ): void {
   for (let i = 0; i < values.length; i++) {
-    if (rows[i] === 0) continue
+    if (used[i] === 0 || rows[i] === 0) continue
     const value = values[i]!
     offsets[i] = value !== value ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
   }
