@@ -1,16 +1,15 @@
 import type { AnyChunk, SourcedChunk } from './protocol'
 import type { PackedRowType, SessionEvent } from './session'
+import { CHUNK, INTERN_MAX, NULL_TIME, ROW, type Columns } from './columns'
 import {
-  BLOCK,
-  BLOCK_SHIFT,
-  CHUNK,
-  INTERN_MAX,
-  NULL_TIME,
-  ROW,
-  type Columns,
-  type IndexColumn,
-  type NumberColumn,
-} from './columns'
+  BlockRanges,
+  IntegerRange,
+  integerWidth,
+  narrowIndexes,
+  narrowTimes,
+  narrowTo,
+  widthOf,
+} from './columnNarrow'
 
 /**
  * Writing column batches (columns.ts): from the records the object readers build ({@link encodeEvents},
@@ -99,14 +98,16 @@ export class ColumnWriter {
   }
 
   private seal(): void {
-    const columns = this.encoder.finish()
+    const done = this.encoder
+    const columns = done.finish()
     this.batches.push(columns)
     this.onBatch?.(columns)
-    this.encoder = this.next()
+    this.encoder = this.next(done)
   }
 
-  private next(): Encoder {
-    const encoder = new Encoder(this.batch, this.events)
+  /** The next batch's encoder, on the arrays the last one's columns did not keep (fresh arrays cost page faults). */
+  private next(done?: Encoder): Encoder {
+    const encoder = new Encoder(this.batch, this.events, done?.spare())
     if (this.events) encoder.whole = this.whole
     return encoder
   }
@@ -162,6 +163,17 @@ export class ColumnWriter {
     this.room().sourcedFields(seq, time, chunk)
   }
 
+  /**
+   * {@link sourced} of a value only when it is a chunk the columns hold as numbers (one of the shapes the readers
+   * build, every field of its type, so no reader would report it): false, and nothing written, for any other.
+   */
+  sourcedIfHeld(seq: number, time: number | null, value: unknown): boolean {
+    const code = isObject(value) && typeof value['index'] === 'number' ? chunkCode(value) : 0
+    if (code === 0) return false
+    this.room().sourcedFields(seq, time, value as AnyChunk, code)
+    return true
+  }
+
   /** The batches, the last one cut to its rows. The writer is done after this. */
   finish(): Columns[] {
     if (this.encoder.count > 0) this.batches.push(this.encoder.finish())
@@ -174,30 +186,55 @@ class Encoder {
   private readonly strings: string[] = []
   private readonly objects: unknown[] = []
   private readonly interned = new Map<string, number>()
+  /**
+   * The ranges of the blocked columns' used values and of the turns and steps, noted as rows are written, so
+   * {@link finish} need not scan the columns for them (columnNarrow.ts).
+   */
+  private readonly seqRanges: BlockRanges
+  private readonly lineRanges: BlockRanges
+  private readonly indexRanges: BlockRanges
+  private readonly timeRanges: BlockRanges
+  private readonly turnRange = new IntegerRange()
+  private readonly stepRange = new IntegerRange()
 
-  constructor(length: number, events: boolean) {
+  /** The arrays rows are written to before {@link finish} narrows them: another batch may reuse those it drops. */
+  private readonly scratch: Scratch
+
+  constructor(length: number, events: boolean, spare: Partial<Scratch> = {}) {
     const eventsOnly = events ? length : 0
+    // A reused array is zeroed: an unused row reads 0, as in a fresh one.
+    const float = (array: Float64Array | undefined, size: number) =>
+      array?.length === size ? array.fill(0) : new Float64Array(size)
+    const int = (array: Int32Array | undefined) =>
+      array?.length === length ? array.fill(0) : new Int32Array(length)
+    this.scratch = {
+      seqs: float(spare.seqs, length),
+      times: float(spare.times, length),
+      lines: float(spare.lines, eventsOnly),
+      turns: float(spare.turns, eventsOnly),
+      steps: float(spare.steps, eventsOnly),
+      indexes: float(spare.indexes, length),
+      texts: int(spare.texts),
+      tools: int(spare.tools),
+    }
     this.columns = {
+      ...this.scratch,
       length,
       rows: new Uint8Array(length),
-      seqs: new Float64Array(length),
-      times: new Float64Array(length),
       timeBase: 0,
       seqBases: new Float64Array(0),
       lineBases: new Float64Array(0),
       indexBases: new Float64Array(0),
       timeBases: new Float64Array(0),
-      lines: new Float64Array(eventsOnly),
-      turns: new Float64Array(eventsOnly),
-      steps: new Float64Array(eventsOnly),
       chunks: new Uint8Array(length),
-      indexes: new Float64Array(length),
-      texts: new Int32Array(length),
-      tools: new Int32Array(length),
       toolPairs: new Int32Array(0),
       strings: this.strings,
       objects: this.objects,
     }
+    this.seqRanges = new BlockRanges(length)
+    this.lineRanges = new BlockRanges(eventsOnly)
+    this.indexRanges = new BlockRanges(length)
+    this.timeRanges = new BlockRanges(length)
   }
 
   /** With a list, every event that travels whole is also appended to it (a writer's `whole`). */
@@ -206,6 +243,14 @@ class Encoder {
   private keepWhole(event: SessionEvent): SessionEvent {
     this.whole?.push(event)
     return event
+  }
+
+  /** After {@link finish}: the scratch arrays its columns did not keep. */
+  spare(): Partial<Scratch> {
+    const spare: Partial<Record<keyof Scratch, unknown>> = {}
+    for (const key of SCRATCH_KEYS)
+      if (this.columns[key] !== this.scratch[key]) spare[key] = this.scratch[key]
+    return spare as Partial<Scratch>
   }
 
   get full(): boolean {
@@ -232,19 +277,18 @@ class Encoder {
   finish(): Columns {
     this.trim()
     const { columns } = this
-    for (const key of ['turns', 'steps'] as const) columns[key] = narrow(columns[key] as Float64Array)
+    columns.turns = narrowTo(columns.turns as Float64Array, this.turnRange.width())
+    columns.steps = narrowTo(columns.steps as Float64Array, this.stepRange.width())
     const { rows, chunks } = columns
     // A row's block index is unused when the row or its chunk travelled whole.
-    const indexed = new Uint8Array(rows.length)
-    for (let i = 0; i < rows.length; i++) if (rows[i] !== 0 && chunks[i] !== 0) indexed[i] = 1
-    for (const [key, bases, used] of [
-      ['seqs', 'seqBases', rows],
-      ['lines', 'lineBases', rows],
-      ['indexes', 'indexBases', indexed],
+    for (const [key, bases, ranges, perChunk] of [
+      ['seqs', 'seqBases', this.seqRanges, false],
+      ['lines', 'lineBases', this.lineRanges, false],
+      ['indexes', 'indexBases', this.indexRanges, true],
     ] as const) {
       const values = columns[key] as Float64Array
-      // Blocking scans every value: when it succeeds its range gives the plain width without another scan.
-      const offsets = blocked(values, used, 0xffff, false)
+      // Null also when some value is no safe integer or is −0: those stay plain (integerWidth scans for the width).
+      const offsets = ranges.blocked(values, rows, perChunk ? chunks : null, 0xffff, false)
       const width = offsets === null ? integerWidth(values) : widthOf(offsets.low, offsets.high)
       if (offsets === null || offsets.values.BYTES_PER_ELEMENT >= width)
         columns[key] = narrowTo(values, width)
@@ -252,7 +296,9 @@ class Encoder {
     }
     const values = columns.times as Float64Array
     // No time at all stays an empty array; else offsets per block when they fit 2 bytes (clocks tick in ms).
-    const blockedTimes = hasTime(values, rows) ? blocked(values, rows, NULL_TIME - 1, true) : null
+    const blockedTimes = this.timeRanges.some
+      ? this.timeRanges.blocked(values, rows, null, NULL_TIME - 1, true)
+      : null
     if (blockedTimes !== null) {
       columns.times = blockedTimes.values
       columns.timeBases = blockedTimes.bases
@@ -285,14 +331,40 @@ class Encoder {
       typeof data['turn'] === 'number' &&
       typeof data['step'] === 'number'
     if (!columnar) return void this.objects.push(this.keepWhole(event))
-    const { rows, seqs, times, lines, turns, steps } = this.columns
-    rows[i] = packed === undefined ? ROW.event : ROW[packed]
-    seqs[i] = event.seq
-    times[i] = event.time ?? NaN
-    lines[i] = event.line
-    turns[i] = data['turn'] as number
-    steps[i] = data['step'] as number
+    this.row(
+      i,
+      packed === undefined ? ROW.event : ROW[packed],
+      event.seq,
+      event.time ?? NaN,
+      event.line,
+      data['turn'] as number,
+      data['step'] as number,
+    )
     this.chunk(i, data['chunk'])
+  }
+
+  /** The numbers of an event row held as columns. */
+  private row(
+    i: number,
+    row: number,
+    seq: number,
+    time: number,
+    line: number,
+    turn: number,
+    step: number,
+  ): void {
+    const { rows, seqs, times, lines, turns, steps } = this.columns
+    rows[i] = row
+    seqs[i] = seq
+    times[i] = time
+    lines[i] = line
+    turns[i] = turn
+    steps[i] = step
+    this.seqRanges.note(i, seq)
+    this.timeRanges.note(i, time)
+    this.lineRanges.note(i, line)
+    this.turnRange.note(turn)
+    this.stepRange.note(step)
   }
 
   member(
@@ -312,17 +384,14 @@ class Encoder {
       )
       return
     }
-    const { rows, seqs, times, lines, turns, steps } = this.columns
-    rows[i] = ROW[packed]
-    seqs[i] = seq
-    times[i] = time
-    lines[i] = line
-    turns[i] = turn
-    steps[i] = step
+    this.row(i, ROW[packed], seq, time, line, turn, step)
     this.chunk(i, chunk)
   }
 
-  /** Members [from, to) of a packed row, the first at `time`: the time of the last. */
+  /**
+   * Members [from, to) of a packed row, the first at `time`: the time of the last. The numbers every member
+   * shares are filled in per run, and their ranges noted once.
+   */
   members(
     run: PackedRun,
     from: number,
@@ -333,22 +402,10 @@ class Encoder {
     chunkOf: (k: number) => AnyChunk,
   ): number {
     const { seq0, dt, turn, step, index, payload, isToolCall } = run
-    const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools } = this.columns
-    const row = ROW[packed]
-    const code = isToolCall
-      ? run.hasName
-        ? CHUNK.tool
-        : CHUNK.toolNoName
-      : packed === 'text-chunks'
-        ? CHUNK.text
-        : CHUNK.reasoning
-    const columnar = typeof turn === 'number' && typeof step === 'number'
-    const indexed = typeof index === 'number'
-    let pair = -1
-    for (let k = from; k < to; k++) {
-      if (k > from) time += dt[k - 1]!
-      const i = this.at++
-      if (!columnar) {
+    if (typeof turn !== 'number' || typeof step !== 'number') {
+      for (let k = from; k < to; k++) {
+        if (k > from) time += dt[k - 1]!
+        this.at += 1
         const chunk = chunkOf(k)
         const event = {
           type: 'assistant/chunk',
@@ -359,37 +416,68 @@ class Encoder {
           packed,
         }
         this.objects.push(this.keepWhole(event))
-        continue
       }
-      rows[i] = row
+      return time
+    }
+    const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools } = this.columns
+    const start = this.at
+    const end = start + (to - from)
+    this.at = end
+    rows.fill(ROW[packed], start, end)
+    lines.fill(line, start, end)
+    turns.fill(turn, start, end)
+    steps.fill(step, start, end)
+    this.lineRanges.noteRun(start, end, line, 0)
+    this.seqRanges.noteRun(start, end, seq0 + from, 1)
+    this.turnRange.note(turn)
+    this.stepRange.note(step)
+    const timeRanges = this.timeRanges
+    if (typeof index !== 'number') {
+      for (let k = from, i = start; k < to; k++, i++) {
+        if (k > from) time += dt[k - 1]!
+        seqs[i] = seq0 + k
+        times[i] = time
+        timeRanges.note(i, time)
+        this.objects.push(chunkOf(k))
+      }
+      return time
+    }
+    chunks.fill(
+      isToolCall
+        ? run.hasName
+          ? CHUNK.tool
+          : CHUNK.toolNoName
+        : packed === 'text-chunks'
+          ? CHUNK.text
+          : CHUNK.reasoning,
+      start,
+      end,
+    )
+    indexes.fill(index, start, end)
+    this.indexRanges.noteRun(start, end, index, 0)
+    for (let k = from, i = start; k < to; k++, i++) {
+      if (k > from) time += dt[k - 1]!
       seqs[i] = seq0 + k
       times[i] = time
-      lines[i] = line
-      turns[i] = turn
-      steps[i] = step
-      if (!indexed) {
-        this.objects.push(chunkOf(k))
-        continue
-      }
-      chunks[i] = code
-      indexes[i] = index
+      timeRanges.note(i, time)
       texts[i] = this.string(payload[k]!)
-      if (isToolCall) {
-        // One (id, name) for the whole row, as `chunk` would find for each member.
-        if (pair === -1)
-          pair = this.pair(this.string(run.id as string), run.hasName ? this.string(run.name as string) : -1)
-        tools[i] = pair
-      }
+      // One (id, name) for the whole row, as `chunk` would find for each member, interned after the first
+      // member's text as `chunk` interns them (the string table's order stays the object path's).
+      if (k === from && isToolCall)
+        tools.fill(
+          this.pair(this.string(run.id as string), run.hasName ? this.string(run.name as string) : -1),
+          start,
+          end,
+        )
     }
     return time
   }
 
-  sourcedFields(seq: number, time: number | null, chunk: AnyChunk): void {
+  /** `code`: the chunk's CHUNK code, when the caller has it already. */
+  sourcedFields(seq: number, time: number | null, chunk: AnyChunk, code?: number): void {
     const i = this.at++
-    this.columns.rows[i] = ROW.sourced
-    this.columns.seqs[i] = seq
-    this.columns.times[i] = time ?? NaN
-    this.chunk(i, chunk)
+    this.sourcedRow(i, seq, time ?? NaN)
+    this.chunk(i, chunk, code)
   }
 
   sourced(sourced: SourcedChunk): void {
@@ -399,19 +487,29 @@ class Encoder {
       (typeof sourced.time === 'number' || sourced.time === null) &&
       hasKeys(sourced, SOURCED_KEYS)
     if (!columnar) return void this.objects.push(sourced)
-    this.columns.rows[i] = ROW.sourced
-    this.columns.seqs[i] = sourced.seq
-    this.columns.times[i] = sourced.time ?? NaN
+    this.sourcedRow(i, sourced.seq, sourced.time ?? NaN)
     this.chunk(i, sourced.chunk)
   }
 
-  private chunk(i: number, chunk: unknown): void {
-    const code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0
+  private sourcedRow(i: number, seq: number, time: number): void {
+    this.columns.rows[i] = ROW.sourced
+    this.columns.seqs[i] = seq
+    this.columns.times[i] = time
+    this.seqRanges.note(i, seq)
+    this.timeRanges.note(i, time)
+  }
+
+  private chunk(
+    i: number,
+    chunk: unknown,
+    code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0,
+  ): void {
     this.columns.chunks[i] = code
     if (code === 0) return void this.objects.push(chunk)
     const { indexes, texts, tools } = this.columns
     const c = chunk as Record<string, string> & { index: number }
     indexes[i] = c.index
+    this.indexRanges.note(i, c.index)
     if (code === CHUNK.text || code === CHUNK.reasoning) texts[i] = this.string(c['text']!)
     else if (code === CHUNK.start) texts[i] = this.string(c['blockType']!)
     else {
@@ -422,9 +520,13 @@ class Encoder {
 
   private readonly toolPairs: number[] = []
   private readonly pairs = new Map<number, number>()
+  /** The last pair asked for: a tool call's deltas repeat one (id, name). */
+  private lastPair = { id: -1, name: -1, at: -1 }
 
   /** The index of the (id, name) pair, stored once per batch. */
   private pair(id: number, name: number): number {
+    const last = this.lastPair
+    if (last.id === id && last.name === name) return last.at
     const key = id * 0x100000000 + (name + 1)
     let at = this.pairs.get(key)
     if (at === undefined) {
@@ -432,16 +534,46 @@ class Encoder {
       this.pairs.set(key, at)
       this.toolPairs.push(id, name)
     }
+    last.id = id
+    last.name = name
+    last.at = at
     return at
   }
 
+  /**
+   * The most recent string of each of {@link RECENT} slots (picked by length and two characters), in front of
+   * `interned`: the tokens of a stream repeat, and a slot compare costs less than a map lookup.
+   */
+  private readonly recent: (string | null)[] = Array.from({ length: RECENT }, () => null)
+  private readonly recentAt = new Int32Array(RECENT)
+
   private string(value: string): number {
-    if (value.length > INTERN_MAX) return this.strings.push(value) - 1
+    const length = value.length
+    if (length > INTERN_MAX) return this.strings.push(value) - 1
+    const slot = (length * 31 + value.charCodeAt(0) * 7 + value.charCodeAt(length - 1)) & (RECENT - 1)
+    if (this.recent[slot] === value) return this.recentAt[slot]!
     let at = this.interned.get(value)
     if (at === undefined) this.interned.set(value, (at = this.strings.push(value) - 1))
+    this.recent[slot] = value
+    this.recentAt[slot] = at
     return at
   }
 }
+
+type Scratch = {
+  seqs: Float64Array
+  times: Float64Array
+  lines: Float64Array
+  turns: Float64Array
+  steps: Float64Array
+  indexes: Float64Array
+  texts: Int32Array
+  tools: Int32Array
+}
+const SCRATCH_KEYS = ['seqs', 'times', 'lines', 'turns', 'steps', 'indexes', 'texts', 'tools'] as const
+
+/** Slots of an encoder's cache of recent strings (a power of two). */
+const RECENT = 256
 
 /** The CHUNK code of a chunk of one of the shapes the readers build, with fields of the right types; else 0. */
 function chunkCode(chunk: Record<string, unknown>): number {
@@ -460,131 +592,4 @@ function chunkCode(chunk: Record<string, unknown>): number {
     default:
       return 0
   }
-}
-
-/** `Object.is(value, -0)`, cheap enough for a loop over every row (typed-array copies of −0 give 0, not −0). */
-function isNegativeZero(value: number): boolean {
-  return value === 0 && 1 / value < 0
-}
-
-/** Indexes into a table of `size` entries in the narrowest array that holds them. */
-function narrowIndexes(indexes: Int32Array, size: number): IndexColumn {
-  if (size <= 0x100) return new Uint8Array(indexes)
-  if (size <= 0x10000) return new Uint16Array(indexes)
-  return indexes
-}
-
-/** The narrowest integer array that holds every value exactly (none may be fractional or −0), else `values`. */
-function narrow(values: Float64Array): NumberColumn {
-  return narrowTo(values, integerWidth(values))
-}
-
-/** The bytes a value of the narrowest integer array holding every value exactly takes; 8 when none does. */
-function integerWidth(values: Float64Array): 1 | 2 | 4 | 8 {
-  let low = 0
-  let high = 0
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!
-    if ((value | 0) !== value || isNegativeZero(value)) return 8
-    if (value < low) low = value
-    if (value > high) high = value
-  }
-  return widthOf(low, high)
-}
-
-/** The bytes of the narrowest integer array holding integers from `low` to `high` (0 among them). */
-function widthOf(low: number, high: number): 1 | 2 | 4 | 8 {
-  if (low >= 0 && high <= 0xff) return 1
-  if (low >= 0 && high <= 0xffff) return 2
-  return low >= -0x80000000 && high <= 0x7fffffff ? 4 : 8
-}
-
-function narrowTo(values: Float64Array, width: 1 | 2 | 4 | 8): NumberColumn {
-  if (width === 1) return new Uint8Array(values)
-  if (width === 2) return new Uint16Array(values)
-  return width === 4 ? new Int32Array(values) : values
-}
-
-/**
- * Integers as offsets from a base per {@link BLOCK} rows, each at most `limit` (1 byte when all fit one), or null
- * when some value is not a safe integer (or is −0) or some block spans more. Rows where `used` is 0 are skipped (a
- * record or chunk that travelled whole leaves its slot unused); with `nullable`, a NaN (a null time) becomes NULL_TIME, else it cannot be blocked.
- */
-function blocked(
-  values: Float64Array,
-  used: Uint8Array,
-  limit: number,
-  nullable: boolean,
-): { values: Uint8Array | Uint16Array; bases: Float64Array; low: number; high: number } | null {
-  const bases = new Float64Array(Math.ceil(values.length / BLOCK))
-  let widest = 0
-  // The range of every value, unused rows (0) included: what integerWidth would find.
-  let lowest = 0
-  let highest = 0
-  let nulls = false
-  // First the bases and the widest span, then the offsets, straight into the array they fit.
-  for (let block = 0; block < bases.length; block++) {
-    const from = block * BLOCK
-    const to = Math.min(values.length, from + BLOCK)
-    let low = Infinity
-    let high = -Infinity
-    for (let i = from; i < to; i++) {
-      const value = values[i]!
-      if (used[i] === 0) continue
-      if (Number.isNaN(value)) {
-        if (nullable) {
-          nulls = true
-          continue
-        }
-        return null
-      }
-      if (!Number.isSafeInteger(value) || isNegativeZero(value)) return null
-      if (value < low) low = value
-      if (value > high) high = value
-    }
-    if (low === Infinity) low = high = 0
-    if (high - low > limit) return null
-    bases[block] = low
-    widest = Math.max(widest, high - low)
-    if (low < lowest) lowest = low
-    if (high > highest) highest = high
-  }
-  const offsets = widest <= 0xff && !nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
-  for (let i = 0; i < values.length; i++) {
-    if (used[i] === 0) continue
-    const value = values[i]!
-    offsets[i] = Number.isNaN(value) ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
-  }
-  return { values: offsets, bases, low: lowest, high: highest }
-}
-
-/** Whether some row held as numbers has a time (a record that travelled whole keeps its own). */
-function hasTime(values: Float64Array, rows: Uint8Array): boolean {
-  for (let i = 0; i < values.length; i++) if (rows[i] !== 0 && !Number.isNaN(values[i]!)) return true
-  return false
-}
-
-/** Times as offsets from the earliest, −1 for null, when all are integers within 2³¹ − 2 ms of it (real clocks). */
-function narrowTimes(
-  values: Float64Array,
-  rows: Uint8Array,
-): { values: Float64Array | Int32Array; base: number } {
-  let base = Infinity
-  let high = -Infinity
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!
-    // A record that travelled whole keeps its own time; its slot here is unused.
-    if (Number.isNaN(value) || rows[i] === 0) continue
-    if (!Number.isInteger(value) || isNegativeZero(value)) return { values, base: 0 }
-    if (value < base) base = value
-    if (value > high) high = value
-  }
-  // No time at all (a bare chunk file): an empty array says so.
-  if (base === Infinity) return { values: new Int32Array(0), base: 0 }
-  if (high - base > 0x7ffffffe || !Number.isSafeInteger(base) || !Number.isSafeInteger(high))
-    return { values, base: 0 }
-  const offsets = new Int32Array(values.length)
-  for (let i = 0; i < values.length; i++)
-    offsets[i] = Number.isNaN(values[i]!) || rows[i] === 0 ? -1 : values[i]! - base
-  return { values: offsets, base }
 }

@@ -4,7 +4,7 @@ import { jsonEqual } from './jsonEqual'
 import type { PackedRun } from './columnWriter'
 import type { AnyChunk, ContentBlock, SourcedChunk } from './protocol'
 import { isRecord } from './base/isRecord'
-import { partitionPoint } from './base/partitionPoint'
+import { SeqRuns } from './seqRuns'
 
 import type {
   SessionHeader,
@@ -48,7 +48,7 @@ export function buildSession(
   onProgress?: (done: number, total: number) => void,
 ): Session {
   const ordered = inSeqOrder(events)
-  const builder = new SessionBuilder(ordered.length)
+  const builder = new SessionBuilder()
   for (let i = 0; i < ordered.length; i++) {
     // A 100 MB log holds millions of events: a loading bar that stood still here looked like a hang.
     if (onProgress !== undefined && (i & 0x3fff) === 0) onProgress(i, ordered.length)
@@ -72,12 +72,13 @@ export class SessionSegmenter {
   private readonly builder: SessionBuilder
 
   /**
-   * `capacity`: about how many events will come (the room grows past it). With `handOver`, each chunk goes to it
+   * `capacity`: how many events will come, roughly; a hint the builder no longer needs (it keeps runs of seqs, which
+   * grow as they come), still taken so callers need not change. With `handOver`, each chunk goes to it
    * with the index of its stream in `streams` instead of into `attempt.chunks` (left empty): a caller that analyzes
    * every chunk as it comes keeps none (`chunkscope inspect`); {@link seqsOf} then gives a stream's seqs.
    */
-  constructor(capacity = 1 << 10, handOver?: ChunkHandOver, runHandOver?: RunHandOver) {
-    this.builder = new SessionBuilder(capacity, handOver, runHandOver)
+  constructor(_capacity = 1 << 10, handOver?: ChunkHandOver, runHandOver?: RunHandOver) {
+    this.builder = new SessionBuilder(handOver, runHandOver)
   }
 
   /** The seqs of stream `index`'s chunks, in order. */
@@ -232,58 +233,34 @@ class SessionBuilder {
   private lastCursor: { turn: number | null; step: number | null; cursor: AttemptCursor } | null = null
   private readonly messageEvents: SessionEvent[] = []
   /**
-   * The k-th event's seq (events arrive in seq order, so this is sorted) and the index in `streams` of the attempt
-   * owning it, -1 when it is no chunk. Typed arrays searched by bisection rather than a Map keyed by seq: a 100 MB
-   * log holds millions of events, and hashing each of them cost more than reading the file.
+   * Which stream owns each event, by seq (events arrive in seq order): runs of consecutive seqs rather than a Map
+   * keyed by seq or an entry per event, since a 100 MB log holds millions of events and hashing or even storing each
+   * of them cost more than reading the file (seqRuns.ts).
    */
-  private seqs: Float64Array
-  private owners: Int32Array
-  private size = 0
+  private readonly owners = new SeqRuns()
 
   /**
-   * With a hand-over (its chunks are not kept): each stream's chunk seqs, gathered from `seqs` and `owners` when
-   * first asked for, once every event is in (pushing each seq to a list per stream as it came cost a 100 MB log's
-   * reader more than writing its chunks).
+   * With a hand-over (its chunks are not kept): each stream's chunk seqs, gathered from `owners` when first asked
+   * for, once every event is in.
    */
   private streamSeqs: Float64Array[] | null = null
 
   constructor(
-    capacity: number,
     private readonly handOver?: ChunkHandOver,
     private readonly runHandOver?: RunHandOver,
-  ) {
-    this.seqs = new Float64Array(Math.max(1, capacity))
-    // Each event writes its owner as it comes (`note`, `addChunkRun`): no fill of room never used.
-    this.owners = new Int32Array(this.seqs.length)
-  }
+  ) {}
 
   seqsOf(index: number): readonly number[] {
     if (this.handOver === undefined) return this.streams[index]!.chunks.map((chunk) => chunk.seq)
     // A loop of pushes, not Array.from: that takes the typed array's generic path, ~4× slower over millions.
-    const gathered = (this.streamSeqs ??= this.gatherSeqs())[index]!
+    const gathered = (this.streamSeqs ??= this.owners.seqsByOwner(this.streams.length))[index]!
     const seqs: number[] = []
     for (let i = 0; i < gathered.length; i++) seqs.push(gathered[i]!)
     return seqs
   }
 
-  private gatherSeqs(): Float64Array[] {
-    const { owners, seqs, size } = this
-    const counts = new Int32Array(this.streams.length)
-    for (let i = 0; i < size; i++) {
-      const owner = owners[i]!
-      if (owner >= 0) counts[owner] = counts[owner]! + 1
-    }
-    const gathered = Array.from(counts, (count) => new Float64Array(count))
-    counts.fill(0)
-    for (let i = 0; i < size; i++) {
-      const owner = owners[i]!
-      if (owner >= 0) gathered[owner]![counts[owner]!++] = seqs[i]!
-    }
-    return gathered
-  }
-
   add(event: SessionEvent): void {
-    this.note(event.seq)
+    if (event.type !== 'assistant/chunk') this.owners.add(event.seq, 1, -1)
     const data = isRecord(event.data) ? event.data : {}
     const turn = asInt(data['turn'])
     const step = asInt(data['step'])
@@ -316,15 +293,7 @@ class SessionBuilder {
 
   /** {@link add} of an `assistant/chunk` event with these fields. */
   addChunkEvent(seq: number, time: number | null, turn: unknown, step: unknown, chunk: unknown): void {
-    this.note(seq)
     this.addChunk(seq, time, asInt(turn), asInt(step), chunk)
-  }
-
-  private note(seq: number): void {
-    if (this.size === this.seqs.length) this.grow()
-    this.seqs[this.size] = seq
-    this.owners[this.size] = -1
-    this.size += 1
   }
 
   private addChunk(
@@ -336,7 +305,7 @@ class SessionBuilder {
   ): void {
     const cursor = this.open(turn, step)
     const chunk = asChunk(value)
-    this.owners[this.size - 1] = cursor.index
+    this.owners.add(seq, 1, cursor.index)
     if (this.handOver === undefined) cursor.current!.chunks.push({ seq, time, chunk })
     else this.handOver(cursor.index, chunk, seq)
     if (chunk.type === 'finish') cursor.finished = true
@@ -356,11 +325,7 @@ class SessionBuilder {
   ): number {
     if (this.handOver === undefined) throw new Error('a run of chunks needs a builder with a hand-over')
     const index = this.open(asInt(turn), asInt(step)).index
-    while (this.size + count > this.seqs.length) this.grow()
-    const { seqs, size } = this
-    for (let k = 0; k < count; k++) seqs[size + k] = seq0 + k
-    this.owners.fill(index, size, size + count)
-    this.size += count
+    this.owners.add(seq0, count, index)
     if (chunkOf === undefined) return index
     if (run !== undefined && this.runHandOver !== undefined) this.runHandOver(index, run, chunkOf)
     else for (let k = 0; k < count; k++) this.handOver(index, chunkOf(k), seq0 + k)
@@ -394,16 +359,6 @@ class SessionBuilder {
     return cursor
   }
 
-  /** Doubles the room for events (a {@link SessionSegmenter} does not know their count in advance). */
-  private grow(): void {
-    const seqs = new Float64Array(this.seqs.length * 2)
-    seqs.set(this.seqs)
-    const owners = new Int32Array(seqs.length)
-    owners.set(this.owners)
-    this.seqs = seqs
-    this.owners = owners
-  }
-
   /** Links every message that cites chunks to the attempt holding most of them (§6). */
   link(): RecordedMessage[] {
     return this.messageEvents.map((event) => {
@@ -413,10 +368,7 @@ class SessionBuilder {
         return { ...base, provenance: 'unknown', attemptId: null, citation: NO_CITATION_ISSUES }
       }
       // Owner of each cited seq: an index into streams, -1 for an event that is no chunk, -2 for no such event.
-      const owners = cited.map((seq) => {
-        const position = this.find(seq)
-        return position === -1 ? -2 : this.owners[position]!
-      })
+      const owners = cited.map((seq) => this.owners.ownerOf(seq))
       const votes = new Map<number, number>()
       for (const owner of owners) if (owner >= 0) votes.set(owner, (votes.get(owner) ?? 0) + 1)
       let bestIndex = -1
@@ -443,12 +395,6 @@ class SessionBuilder {
 
   turns(): Turn[] {
     return [...this.turnMap.values()]
-  }
-
-  /** Position of the first event with this seq, or -1 (bisection over the sorted `seqs`). */
-  private find(seq: number): number {
-    const low = partitionPoint(this.size, (i) => this.seqs[i]! < seq)
-    return low < this.size && this.seqs[low] === seq ? low : -1
   }
 
   private cursor(turn: number | null, step: number | null): AttemptCursor {

@@ -72,12 +72,15 @@ export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkF
 /**
  * The NDJSON reading of {@link readChunkNdjson}: each kept chunk goes to `take` in order (its seq is how many came
  * before it), each skipped line to `diagnostics`. The column reader (columnSource.ts) shares it, so both report alike.
+ * `takeIfFine`, when given, is offered each parsed value first: it takes only values nothing would be reported about
+ * (and says so), which then skip the checks.
  */
 export function eachNdjsonChunk(
   text: string,
   diagnostics: Diagnostic[],
   take: (chunk: AnyChunk) => void,
   onProgress?: ProgressHook,
+  takeIfFine?: (value: unknown) => boolean,
 ): void {
   eachLine(
     text,
@@ -92,7 +95,8 @@ export function eachNdjsonChunk(
         })
         return
       }
-      if (keep(parsed.value, 'line', number, diagnostics)) take(parsed.value)
+      if (takeIfFine?.(parsed.value) !== true && keep(parsed.value, 'line', number, diagnostics))
+        take(parsed.value)
     },
     onProgress,
   )

@@ -145,7 +145,14 @@ export function readNdjsonColumns(text: string, onProgress?: ProgressHook, sink?
     sink && ((columns) => sink({ kind: 'chunks', columns })),
   )
   const diagnostics: Diagnostic[] = []
-  eachNdjsonChunk(text, diagnostics, (chunk) => writer.sourced(writer.length, null, chunk), onProgress)
+  eachNdjsonChunk(
+    text,
+    diagnostics,
+    (chunk) => writer.sourced(writer.length, null, chunk),
+    onProgress,
+    // A chunk the columns hold as numbers has every field of its type: no check would report it.
+    (value) => writer.sourcedIfHeld(writer.length, null, value),
+  )
   if (writer.length === 0) return noChunks(diagnostics)
   const session = buildStreamSession([])
   holdSession(session, new RowBatches(), [], [batchesOf(writer.finish())])

@@ -86,45 +86,77 @@ export function checkPackedRow(row: Record<string, unknown>, type: PackedRowType
   )
   if (dataKeys) return dataKeys
   const payload = data[payloadKey]
-  if (!Array.isArray(payload)) return `${payloadKey} is not an array (got ${kindOf(payload)})`
-  if (payload.length === 0) return `${payloadKey} is empty`
-  const nonString = payload.findIndex((member) => typeof member !== 'string')
-  if (nonString !== -1)
-    return `${payloadKey}[${nonString}] is not a string (got ${kindOf(payload[nonString])})`
   const dt = data['dt']
-  if (!Array.isArray(dt)) return `dt is not an array (got ${kindOf(dt)})`
-  if (dt.length !== payload.length - 1) {
-    return `dt has ${dt.length} entries, expected ${payload.length - 1} (one fewer than the ${payload.length} ${payloadKey})`
+  // Every member at once in one loop; only a row it refuses goes through the rules one by one, for the message.
+  const fit = membersFit(payload, dt, time0 as number)
+  if (!fit) {
+    const why = memberProblem(payload, dt, payloadKey)
+    if (why !== null) return why
   }
-  const badGap = dt.findIndex((gap) => !Number.isSafeInteger(gap))
-  if (badGap !== -1) return `dt[${badGap}] is not a safe integer (got ${JSON.stringify(dt[badGap])})`
+  const members = payload as string[]
+  const gaps = dt as number[]
   const { id, name } = data
   if (isToolCall && typeof id !== 'string') return `id is not a string (got ${kindOf(id)})`
   const hasName = isToolCall && 'name' in data
   if (hasName && typeof name !== 'string') return `name is not a string (got ${kindOf(name)})`
-  const lastSeq = (seq0 as number) + (payload.length - 1)
+  const lastSeq = (seq0 as number) + (members.length - 1)
   if (!Number.isSafeInteger(lastSeq))
-    return `seq of member ${payload.length - 1} (${lastSeq}) is not a safe integer`
+    return `seq of member ${members.length - 1} (${lastSeq}) is not a safe integer`
 
   let time = time0 as number
-  for (let k = 1; k < payload.length; k++) {
-    time += dt[k - 1] as number
+  // (A row that fits has every member's time checked already.)
+  for (let k = 1; k < members.length && !fit; k++) {
+    time += gaps[k - 1]!
     if (!Number.isSafeInteger(time)) return `time of member ${k} leaves the safe integer range`
   }
   return {
     seq0: seq0 as number,
     time0: time0 as number,
-    dt: dt as number[],
+    dt: gaps,
     turn: data['turn'],
     step: data['step'],
     index: data['index'],
-    payload: payload as string[],
+    payload: members,
     deltaType: PACKED_DELTA_TYPES[type],
     isToolCall,
     hasName,
     id,
     name,
   }
+}
+
+/**
+ * Whether the payload is a non-empty array of strings, `dt` an array of one safe integer fewer, and every member's
+ * time a safe integer: the rules {@link memberProblem} checks one by one, in one pass over the members.
+ */
+function membersFit(payload: unknown, dt: unknown, time0: number): payload is string[] {
+  if (!Array.isArray(payload) || !Array.isArray(dt)) return false
+  const count = payload.length
+  if (count === 0 || dt.length !== count - 1 || typeof payload[0] !== 'string') return false
+  let time = time0
+  for (let k = 1; k < count; k++) {
+    const gap: unknown = dt[k - 1]
+    if (typeof payload[k] !== 'string' || !Number.isSafeInteger(gap)) return false
+    time += gap as number
+    if (!Number.isSafeInteger(time)) return false
+  }
+  return true
+}
+
+/** What is wrong with a packed row's payload and gaps, the first rule broken in §7's order; null when none is. */
+function memberProblem(payload: unknown, dt: unknown, payloadKey: string): string | null {
+  if (!Array.isArray(payload)) return `${payloadKey} is not an array (got ${kindOf(payload)})`
+  if (payload.length === 0) return `${payloadKey} is empty`
+  const nonString = payload.findIndex((member) => typeof member !== 'string')
+  if (nonString !== -1)
+    return `${payloadKey}[${nonString}] is not a string (got ${kindOf(payload[nonString])})`
+  if (!Array.isArray(dt)) return `dt is not an array (got ${kindOf(dt)})`
+  if (dt.length !== payload.length - 1) {
+    return `dt has ${dt.length} entries, expected ${payload.length - 1} (one fewer than the ${payload.length} ${payloadKey})`
+  }
+  const badGap = dt.findIndex((gap) => !Number.isSafeInteger(gap))
+  if (badGap !== -1) return `dt[${badGap}] is not a safe integer (got ${JSON.stringify(dt[badGap])})`
+  return null
 }
 
 /** Null when the object's keys are exactly `required` plus any of `optional`, else what is wrong. */

@@ -1,0 +1,120 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { BlockRanges, blocked, IntegerRange, integerWidth } from './columnNarrow'
+import { BLOCK } from './columns'
+import { SeqRuns } from './seqRuns'
+
+/**
+ * What the column writer notes while writing stands in for the scans it replaced: on random columns (climbing
+ * seqs, constant runs, jumps past a block's 2-byte span, fractions, −0, NaN, values past 2⁵³, unused rows), the
+ * offsets and bases from the noted ranges are those a scan of the whole column finds (`blocked`, kept as the
+ * reference), and a noted range's width is `integerWidth`'s.
+ */
+
+const value = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -3, max: 300 }) },
+  { weight: 2, arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 33 }) },
+  fc.constantFrom(-0, NaN, 0.5, 2 ** 53, -(2 ** 53) - 2, 1e300, 70_000, 1_780_000_000_000),
+)
+/** A column as the writer fills it: pieces of single values and of runs (constant or climbing), some rows unused. */
+const piece = fc.record({
+  first: value,
+  count: fc.integer({ min: 1, max: 2 * BLOCK + 3 }),
+  step: fc.constantFrom<0 | 1>(0, 1),
+  used: fc.integer({ min: 0, max: 3 }),
+})
+
+function column(pieces: readonly { first: number; count: number; step: 0 | 1; used: number }[]) {
+  const length = pieces.reduce((n, p) => n + p.count, 0)
+  const values = new Float64Array(length)
+  const rows = new Uint8Array(length)
+  const chunks = new Uint8Array(length)
+  const ranges = new BlockRanges(length)
+  const chunkRanges = new BlockRanges(length)
+  let at = 0
+  for (const { first, count, step, used } of pieces) {
+    // used: 0 unused, 1 row used but its chunk not (an index slot left empty), 2–3 both.
+    if (used > 0) {
+      for (let k = 0; k < count; k++) {
+        // As the writer writes them: a run's one value filled in (−0 stays −0), climbing values computed.
+        values[at + k] = step === 0 ? first : first + k
+        rows[at + k] = 1
+        chunks[at + k] = used > 1 ? 1 : 0
+      }
+      if (count > 3) ranges.noteRun(at, at + count, first, step)
+      else for (let k = 0; k < count; k++) ranges.note(at + k, values[at + k]!)
+      if (used > 1) for (let k = 0; k < count; k++) chunkRanges.note(at + k, values[at + k]!)
+    }
+    at += count
+  }
+  return { values, rows, chunks, ranges, chunkRanges }
+}
+
+describe('noted block ranges ≡ scanning the column', () => {
+  it('gives the same offsets, bases and range, or refuses alike', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 0, maxLength: 8 }), fc.boolean(), (pieces, nullable) => {
+        const { values, rows, chunks, ranges, chunkRanges } = column(pieces)
+        const limit = nullable ? 0xfffe : 0xffff
+        expect(ranges.blocked(values, rows, null, limit, nullable)).toStrictEqual(
+          blocked(values, rows, limit, nullable),
+        )
+        const indexed = rows.map((row, i) => (row !== 0 && chunks[i] !== 0 ? 1 : 0))
+        expect(chunkRanges.blocked(values, rows, chunks, limit, nullable)).toStrictEqual(
+          blocked(values, indexed, limit, nullable),
+        )
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('a whole column narrowed from its noted range takes integerWidth’s width', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(value, fc.boolean())), (entries) => {
+        const values = new Float64Array(entries.length)
+        const range = new IntegerRange()
+        entries.forEach(([v, written], i) => {
+          if (!written || Number.isNaN(v)) return
+          values[i] = v
+          range.note(v)
+        })
+        expect(range.width()).toBe(integerWidth(values))
+      }),
+    )
+  })
+})
+
+describe('runs of seqs ≡ one entry per event', () => {
+  it('name the owner of the first event with each seq, and each owner’s seqs in order', () => {
+    const event = fc.record({
+      gap: fc.constantFrom(0, 1, 1, 1, 2, 7),
+      count: fc.integer({ min: 1, max: 5 }),
+      owner: fc.integer({ min: -1, max: 2 }),
+    })
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (added) => {
+        const runs = new SeqRuns()
+        const seqs: number[] = []
+        const owners: number[] = []
+        let next = 0
+        for (const { gap, count, owner } of added) {
+          // A repeat (gap 0) goes back to the last seq, as a duplicate event's would.
+          const seq = Math.max(0, next - 1 + gap)
+          runs.add(seq, count, owner)
+          for (let k = 0; k < count; k++) {
+            seqs.push(seq + k)
+            owners.push(owner)
+          }
+          next = seq + count
+        }
+        expect(runs.size).toBe(seqs.length)
+        for (let seq = -1; seq <= next + 1; seq += 0.5) {
+          const position = seqs.indexOf(seq)
+          expect(runs.ownerOf(seq)).toBe(position === -1 ? -2 : owners[position])
+        }
+        const byOwner = runs.seqsByOwner(3).map((list) => Array.from(list))
+        expect(byOwner).toStrictEqual([0, 1, 2].map((o) => seqs.filter((_, i) => owners[i] === o)))
+      }),
+    )
+  })
+})

@@ -1,0 +1,308 @@
+import { BLOCK, BLOCK_SHIFT, NULL_TIME, type IndexColumn, type NumberColumn } from './columns'
+
+/**
+ * Narrowing a batch's columns (columns.ts) to the fewest bytes its values allow, exactly: what the column writer
+ * (columnWriter.ts) does when a batch is done. {@link BlockRanges} and {@link IntegerRange} are noted while the rows
+ * are written, so finishing a batch of a long log reads them instead of scanning every column once more; the
+ * scanning forms (`blocked`, `integerWidth`) stay for the columns whose values they cannot vouch for.
+ */
+
+/**
+ * Per block of {@link BLOCK} rows, the lowest and highest value written to a column's used rows, and whether every
+ * one of them is a safe integer other than −0 (what blocking takes): finishing the batch then knows each block's
+ * base and span without a scan. A NaN (a null time) is counted apart.
+ */
+export class BlockRanges {
+  private readonly low: Float64Array
+  private readonly high: Float64Array
+  /** Every value noted is a safe integer other than −0, or NaN. */
+  exact = true
+  /** Some value noted was NaN. */
+  nulls = false
+  /** Some value noted was not NaN. */
+  some = false
+
+  constructor(rows: number) {
+    const blocks = Math.ceil(rows / BLOCK)
+    this.low = new Float64Array(blocks).fill(Infinity)
+    this.high = new Float64Array(blocks).fill(-Infinity)
+  }
+
+  /** Row `i` holds `value`. */
+  note(i: number, value: number): void {
+    if (value !== value) {
+      this.nulls = true
+      return
+    }
+    this.some = true
+    if (!Number.isSafeInteger(value) || isNegativeZero(value)) {
+      this.exact = false
+      return
+    }
+    const block = i >> BLOCK_SHIFT
+    if (value < this.low[block]!) this.low[block] = value
+    if (value > this.high[block]!) this.high[block] = value
+  }
+
+  /**
+   * Rows `from` … `to` − 1 hold `first` each (`step` 0: a packed row's line, filled) or `first`, `first` + 1, …
+   * (`step` 1: its seqs).
+   */
+  noteRun(from: number, to: number, first: number, step: 0 | 1): void {
+    if (from >= to) return
+    const valueAt = (i: number) => (step === 0 ? first : first + (i - from))
+    const last = valueAt(to - 1)
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || isNegativeZero(first)) {
+      for (let i = from; i < to; i++) this.note(i, valueAt(i))
+      return
+    }
+    this.note(from, first)
+    this.note(to - 1, last)
+    // Each block's lowest and highest are its first and last row's values (the values climb or stay).
+    for (let block = (from >> BLOCK_SHIFT) + 1; block <= (to - 1) >> BLOCK_SHIFT; block++) {
+      const at = block << BLOCK_SHIFT
+      this.note(at - 1, valueAt(at - 1))
+      this.note(at, valueAt(at))
+    }
+  }
+
+  /**
+   * What {@link blocked} makes of `values` whose used rows are those noted (rows where `rows`, and `chunks` when
+   * given, are not 0), without scanning them for their ranges: only the offsets are written.
+   */
+  blocked(
+    values: Float64Array,
+    rows: Uint8Array,
+    chunks: Uint8Array | null,
+    limit: number,
+    nullable: boolean,
+  ): BlockedColumn | null {
+    if (!this.exact || (this.nulls && !nullable)) return null
+    const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+    let widest = 0
+    let lowest = 0
+    let highest = 0
+    for (let block = 0; block < bases.length; block++) {
+      let low = this.low[block]!
+      let high = this.high[block]!
+      if (low === Infinity) low = high = 0
+      if (high - low > limit) return null
+      bases[block] = low
+      if (high - low > widest) widest = high - low
+      if (low < lowest) lowest = low
+      if (high > highest) highest = high
+    }
+    const offsets =
+      widest <= 0xff && !this.nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
+    writeOffsets(offsets, values, bases, rows, chunks, this.nulls)
+    return { values: offsets, bases, low: lowest, high: highest }
+  }
+}
+
+/**
+ * The offsets of the used rows from their block's base; NaN (a null time) as NULL_TIME. One loop per array type
+ * and per kind of used rows, so each stays monomorphic (this writes every row of a 100 MB log four times).
+ */
+function writeOffsets(
+  offsets: Uint8Array | Uint16Array,
+  values: Float64Array,
+  bases: Float64Array,
+  rows: Uint8Array,
+  chunks: Uint8Array | null,
+  nulls: boolean,
+): void {
+  if (offsets instanceof Uint16Array) {
+    if (nulls) writeNullableOffsets16(offsets, values, bases, chunks ?? rows, rows)
+    else writeOffsets16(offsets, values, bases, chunks ?? rows, rows)
+  } else writeOffsets8(offsets, values, bases, chunks ?? rows, rows)
+}
+
+function writeOffsets8(
+  offsets: Uint8Array,
+  values: Float64Array,
+  bases: Float64Array,
+  used: Uint8Array,
+  rows: Uint8Array,
+): void {
+  for (let i = 0; i < values.length; i++)
+    if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - bases[i >> BLOCK_SHIFT]!
+}
+
+function writeOffsets16(
+  offsets: Uint16Array,
+  values: Float64Array,
+  bases: Float64Array,
+  used: Uint8Array,
+  rows: Uint8Array,
+): void {
+  for (let i = 0; i < values.length; i++)
+    if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - bases[i >> BLOCK_SHIFT]!
+}
+
+function writeNullableOffsets16(
+  offsets: Uint16Array,
+  values: Float64Array,
+  bases: Float64Array,
+  used: Uint8Array,
+  rows: Uint8Array,
+): void {
+  for (let i = 0; i < values.length; i++) {
+    if (used[i] === 0 || rows[i] === 0) continue
+    const value = values[i]!
+    offsets[i] = value !== value ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
+  }
+}
+
+/**
+ * The range of the values written to a column that is narrowed whole (turns, steps), unwritten rows' 0 included:
+ * what {@link integerWidth} would find, kept while writing.
+ */
+export class IntegerRange {
+  private low = 0
+  private high = 0
+  private wide = false
+
+  note(value: number): void {
+    if ((value | 0) !== value || isNegativeZero(value)) this.wide = true
+    else if (value < this.low) this.low = value
+    else if (value > this.high) this.high = value
+  }
+
+  width(): 1 | 2 | 4 | 8 {
+    return this.wide ? 8 : widthOf(this.low, this.high)
+  }
+}
+
+export type BlockedColumn = {
+  values: Uint8Array | Uint16Array
+  bases: Float64Array
+  low: number
+  high: number
+}
+
+/** `Object.is(value, -0)`, cheap enough for a loop over every row (typed-array copies of −0 give 0, not −0). */
+export function isNegativeZero(value: number): boolean {
+  return value === 0 && 1 / value < 0
+}
+
+/** Indexes into a table of `size` entries in the narrowest array that holds them. */
+export function narrowIndexes(indexes: Int32Array, size: number): IndexColumn {
+  if (size <= 0x100) return new Uint8Array(indexes)
+  if (size <= 0x10000) return new Uint16Array(indexes)
+  return indexes
+}
+
+/** The narrowest integer array that holds every value exactly (none may be fractional or −0), else `values`. */
+export function narrow(values: Float64Array): NumberColumn {
+  return narrowTo(values, integerWidth(values))
+}
+
+/** The bytes a value of the narrowest integer array holding every value exactly takes; 8 when none does. */
+export function integerWidth(values: Float64Array): 1 | 2 | 4 | 8 {
+  let low = 0
+  let high = 0
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!
+    if ((value | 0) !== value || isNegativeZero(value)) return 8
+    if (value < low) low = value
+    if (value > high) high = value
+  }
+  return widthOf(low, high)
+}
+
+/** The bytes of the narrowest integer array holding integers from `low` to `high` (0 among them). */
+export function widthOf(low: number, high: number): 1 | 2 | 4 | 8 {
+  if (low >= 0 && high <= 0xff) return 1
+  if (low >= 0 && high <= 0xffff) return 2
+  return low >= -0x80000000 && high <= 0x7fffffff ? 4 : 8
+}
+
+export function narrowTo(values: Float64Array, width: 1 | 2 | 4 | 8): NumberColumn {
+  if (width === 1) return new Uint8Array(values)
+  if (width === 2) return new Uint16Array(values)
+  return width === 4 ? new Int32Array(values) : values
+}
+
+/**
+ * Integers as offsets from a base per {@link BLOCK} rows, each at most `limit` (1 byte when all fit one), or null
+ * when some value is not a safe integer (or is −0) or some block spans more. Rows where `used` is 0 are skipped (a
+ * record or chunk that travelled whole leaves its slot unused); with `nullable`, a NaN (a null time) becomes NULL_TIME, else it cannot be blocked.
+ */
+export function blocked(
+  values: Float64Array,
+  used: Uint8Array,
+  limit: number,
+  nullable: boolean,
+): { values: Uint8Array | Uint16Array; bases: Float64Array; low: number; high: number } | null {
+  const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+  let widest = 0
+  // The range of every value, unused rows (0) included: what integerWidth would find.
+  let lowest = 0
+  let highest = 0
+  let nulls = false
+  // First the bases and the widest span, then the offsets, straight into the array they fit.
+  for (let block = 0; block < bases.length; block++) {
+    const from = block * BLOCK
+    const to = Math.min(values.length, from + BLOCK)
+    let low = Infinity
+    let high = -Infinity
+    for (let i = from; i < to; i++) {
+      const value = values[i]!
+      if (used[i] === 0) continue
+      if (Number.isNaN(value)) {
+        if (nullable) {
+          nulls = true
+          continue
+        }
+        return null
+      }
+      if (!Number.isSafeInteger(value) || isNegativeZero(value)) return null
+      if (value < low) low = value
+      if (value > high) high = value
+    }
+    if (low === Infinity) low = high = 0
+    if (high - low > limit) return null
+    bases[block] = low
+    widest = Math.max(widest, high - low)
+    if (low < lowest) lowest = low
+    if (high > highest) highest = high
+  }
+  const offsets = widest <= 0xff && !nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
+  for (let i = 0; i < values.length; i++) {
+    if (used[i] === 0) continue
+    const value = values[i]!
+    offsets[i] = Number.isNaN(value) ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
+  }
+  return { values: offsets, bases, low: lowest, high: highest }
+}
+
+/** Whether some row held as numbers has a time (a record that travelled whole keeps its own). */
+export function hasTime(values: Float64Array, rows: Uint8Array): boolean {
+  for (let i = 0; i < values.length; i++) if (rows[i] !== 0 && !Number.isNaN(values[i]!)) return true
+  return false
+}
+
+/** Times as offsets from the earliest, −1 for null, when all are integers within 2³¹ − 2 ms of it (real clocks). */
+export function narrowTimes(
+  values: Float64Array,
+  rows: Uint8Array,
+): { values: Float64Array | Int32Array; base: number } {
+  let base = Infinity
+  let high = -Infinity
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!
+    // A record that travelled whole keeps its own time; its slot here is unused.
+    if (Number.isNaN(value) || rows[i] === 0) continue
+    if (!Number.isInteger(value) || isNegativeZero(value)) return { values, base: 0 }
+    if (value < base) base = value
+    if (value > high) high = value
+  }
+  // No time at all (a bare chunk file): an empty array says so.
+  if (base === Infinity) return { values: new Int32Array(0), base: 0 }
+  if (high - base > 0x7ffffffe || !Number.isSafeInteger(base) || !Number.isSafeInteger(high))
+    return { values, base: 0 }
+  const offsets = new Int32Array(values.length)
+  for (let i = 0; i < values.length; i++)
+    offsets[i] = Number.isNaN(values[i]!) || rows[i] === 0 ? -1 : values[i]! - base
+  return { values: offsets, base }
+}
