@@ -74,10 +74,10 @@ export function sessionFloor(streams: readonly (readonly SourcedChunk[])[]): num
 /**
  * The floor of everything an attempt's link must show besides its content: the text column of its layout
  * (docs/protocol.md §14: the content, then every long string — the file name, failure messages, diagnostics, a
- * recorded message that differs) deflated and base64url-encoded, plus the 3 characters of `v4.`. For an attempt
+ * recorded message that differs) deflated and base64url-encoded, plus the 3 characters of `v5.`. For an attempt
  * with almost no text this, not the content's floor, is what a link could at best come down to (the clocks,
  * seqs, usage and identity it must also carry are left out, so the true minimum is higher still).
  */
 export function shownFloor(text: string): number {
-  return 'v4.'.length + floorOf(text)
+  return 'v5.'.length + floorOf(text)
 }

@@ -67,8 +67,8 @@ saveResults(flatten(title, rows))
 
 // Link length against the floor (the stream's content alone, deflated, base64url): 1,000 chunks of real prose in
 // 1–4-character deltas, every attempt of the corpus shared on its own ("Only this attempt"), and every corpus log
-// shared whole (its floor: the content of all its attempts). Each row gives today's v4 link and what v3, the v2
-// layout (deflated columns) and v1 (deflated JSON) make of the same payload; the goal is 1.15× the floor
+// shared whole (its floor: the content of all its attempts). Each row gives today's v5 link and what v4, v3, the
+// v2 layout (deflated columns) and v1 (deflated JSON) make of the same payload; the goal is 1.15× the floor
 // (docs/protocol.md §14), which an attempt whose content is a few characters cannot reach: it must still carry
 // its file name, failure message and clocks. For those the row also gives the "shown floor" (floor.ts): the
 // same deflate floor over every string the opener shows. A last table says where the attempt links' characters
@@ -95,7 +95,7 @@ floorRows.push(
 const corpus = readdirSync('fixtures/dsh')
   .filter((name) => name.endsWith('.jsonl'))
   .sort()
-const attemptRatios: { v2: number; v3: number; v4: number }[] = []
+const attemptRatios: { v2: number; v3: number; v5: number }[] = []
 const sections = new Map<string, number>()
 const sessionRows: Row[] = []
 for (const file of corpus) {
@@ -107,7 +107,7 @@ for (const file of corpus) {
     const shown = shownFloor(layOut(shell, columns, LONG_STRING).textString)
     const row = await ratioRow(`${file} ${attempt.id}`, payload, linkFloor(attempt.chunks), shown)
     floorRows.push(row)
-    attemptRatios.push({ v2: row.v2Ratio, v3: row.v3Ratio, v4: row.value })
+    attemptRatios.push({ v2: row.v2Ratio, v3: row.v3Ratio, v5: row.value })
     for (const [section, chars] of await linkBreakdown(payload))
       sections.set(section, (sections.get(section) ?? 0) + chars)
   }
@@ -117,7 +117,7 @@ for (const file of corpus) {
 }
 const summary = (label: string, pick: (values: number[]) => number): Row => ({
   name: `corpus attempts, ${label}: link ÷ floor`,
-  value: pick(attemptRatios.map((r) => r.v4)),
+  value: pick(attemptRatios.map((r) => r.v5)),
   unit: 'x',
   reference: {
     label: `v3 ${pick(attemptRatios.map((r) => r.v3))}x; v2`,
@@ -131,7 +131,7 @@ floorRows.push(
   summary('max', (values) => Math.max(...values)),
   {
     name: `corpus attempts within ${GOAL}x of the floor`,
-    value: within(attemptRatios.map((r) => r.v4)),
+    value: within(attemptRatios.map((r) => r.v5)),
     unit: 'attempts',
     reference: {
       label: `of ${attemptRatios.length}; v3 ${within(attemptRatios.map((r) => r.v3))}; v2`,
@@ -144,11 +144,11 @@ printTable(floorTitle, floorRows, loadBaseline())
 saveResults(flatten(floorTitle, floorRows))
 
 // Where the characters of the corpus attempts' links go: each section's bits over all of them, in base64url
-// characters (the frame and `v4.` prefix, 5–6 characters a link, not counted).
+// characters (the frame and `v5.` prefix, 5–6 characters a link, not counted).
 const breakdownRows: Row[] = [...sections]
   .sort((a, b) => b[1] - a[1])
   .map(([section, chars]) => ({ name: section, value: Math.round(chars), unit: 'chars' }))
-console.log(`\n## share links of the ${attemptRatios.length} corpus attempts, by section (v4)`)
+console.log(`\n## share links of the ${attemptRatios.length} corpus attempts, by section (v5)`)
 for (const row of breakdownRows)
   console.log(`${row.name.padEnd(44)} ${String(row.value).padStart(12)}  chars`)
 
@@ -159,6 +159,7 @@ async function ratioRow(
   shown?: number,
 ): Promise<Row & { v2Ratio: number; v3Ratio: number }> {
   const chars = (await encodeShareLink(payload as SharePayload)).length
+  const v4 = (await encodeShareLink(payload as SharePayload, { version: 4 })).length
   const v3 = (await encodeShareLink(payload as SharePayload, { version: 3 })).length
   // A v2 link of the same payload: `v2.` and the base64url of the 5-byte frame and its body.
   const v2 = 'v2.'.length + Math.ceil(((5 + (await encodeBody(payload)).length) * 4) / 3)
@@ -171,7 +172,7 @@ async function ratioRow(
     value: ratio(chars),
     unit: 'x',
     reference: {
-      label: `v4 ${chars} chars, v3 ${v3} (${ratio(v3)}x), v2 ${v2} (${ratio(v2)}x), v1 ${v1} (${ratio(v1)}x)${shownNote}; floor, in chars`,
+      label: `v5 ${chars} chars, v4 ${v4} (${ratio(v4)}x), v3 ${v3} (${ratio(v3)}x), v2 ${v2} (${ratio(v2)}x), v1 ${v1} (${ratio(v1)}x)${shownNote}; floor, in chars`,
       value: floor,
     },
     goal: `≤ ${GOAL}`,

@@ -6,7 +6,7 @@ export type Lang = (typeof LANGS)[number]
 /** Each language named in itself, as the toolbar's switch lists it. */
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', 'zh-CN': '简体中文', ja: '日本語' }
 
-/** The query parameter that carries the language in a URL (`?lang=ja#v4.…`), so a shared link opens in it. */
+/** The query parameter that carries the language in a URL (`?lang=ja#v5.…`), so a shared link opens in it. */
 export const LANG_PARAM = 'lang'
 
 /** localStorage key of the language chosen with the switch. */

@@ -14,7 +14,7 @@ export type At = { readonly stream?: string; readonly k?: number }
 /**
  * Every way a source gets in, as one union (one function opens them all, so each reports progress and failures the
  * same way): a dropped or picked file, the file a `#f=` fragment names (remembered by this browser), pasted text,
- * a built-in example, a `#v4.` share link, a `?src=` address, the live captures (`#live`, `?feed=`, the Live button).
+ * a built-in example, a `#v5.` share link, a `?src=` address, the live captures (`#live`, `?feed=`, the Live button).
  */
 export type OpenRequest =
   | { readonly kind: 'file'; readonly file: File; readonly at?: At }
@@ -210,7 +210,7 @@ export function createOpener(deps: OpenDeps): Open {
     }
   }
 
-  /** A `#v4.` link, asking for the passphrase of an encrypted one (and again after a wrong one). */
+  /** A `#v5.` link, asking for the passphrase of an encrypted one (and again after a wrong one). */
   async function openLink(fragment: string, current: () => boolean): Promise<Step> {
     let encrypted = inspectShareLink(fragment)?.encrypted === true
     let problem: string | null = null

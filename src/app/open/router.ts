@@ -27,7 +27,7 @@ export type Router = {
   start(): Promise<void>
   /** Back/forward (`popstate`): go to the place the URL names now. */
   navigated(): Promise<void>
-  /** The fragment changed without history (`hashchange`): only a pasted `#v4.` link is opened. */
+  /** The fragment changed without history (`hashchange`): only a pasted `#v5.` link is opened. */
   hashChanged(): Promise<void>
   dispose(): void
 }
@@ -46,7 +46,7 @@ export function createRouter(deps: RouterDeps): Router {
   const { store, open, location, history } = deps
   let applying = false
   let disposed = false
-  /** The `#v4.` fragment being opened or on screen: popstate and hashchange both fire for one navigation. */
+  /** The `#v5.` fragment being opened or on screen: popstate and hashchange both fire for one navigation. */
   let openedLink: string | null = null
   let cancelRest: (() => void) | null = null
   let cancelLongest: (() => void) | null = null

@@ -16,7 +16,7 @@ export type Origin =
   | { readonly kind: 'file'; readonly name: string }
   | { readonly kind: 'paste'; readonly name: string }
   /**
-   * A `#v4.` share link: the URL keeps the link itself (a reload re-opens it), so the cursor is not written back.
+   * A `#v5.` share link: the URL keeps the link itself (a reload re-opens it), so the cursor is not written back.
    * `window`: the stream is chunks [from, to) of a stream of `total`, replayed from the carried assembler state.
    */
   | {

@@ -14,7 +14,7 @@ import { openBrowser } from './browser'
 export const OPEN_USAGE = `chunkscope open FILE [options]   open FILE in the Chunkscope web app that ships with this package
 chunkscope FILE [options]        the same
   FILE             a session log or chunk file (any format inspect reads); - reads it from stdin
-                   a share link (http://…/#v4.…) or an http(s) URL of a file opens that instead
+                   a share link (http://…/#v5.…) or an http(s) URL of a file opens that instead
   --feed URL       open the live view of a running feed (chunkscope proxy / attach print its URL)
   --port N         port to serve the app on, on 127.0.0.1 (default 0: a free one)
   --no-open        print the URL instead of opening the default browser

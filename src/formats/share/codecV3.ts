@@ -18,7 +18,7 @@ import { SHARE_PRIMER, SHARE_PRIMER_V4 } from './primer'
 import { NumberColumnsV3 } from './numberColumnsV3'
 import type { ChunkColumns, NumberModel } from './chunkColumns'
 import { OPS_V5 } from './numberColumns'
-import { leaveImplied } from './implied'
+import { absolute, leaveImplied } from './implied'
 import { IdColumn } from './idColumn'
 
 /**
@@ -68,6 +68,8 @@ const PACKED_SIZE = 1
  */
 export type BodyVersion = 3 | 4 | 5
 
+// v5 reads with v4's primer: what it adds is coded outside the byte model (or, for a recorded message, in fewer
+// bytes), and a longer primer made the corpus's links longer, not shorter.
 const primerOf = (version: BodyVersion) => (version === 3 ? SHARE_PRIMER : SHARE_PRIMER_V4)
 
 export async function encodeBodyV3(
@@ -162,12 +164,6 @@ export async function measureBodyV3(
   const measure = { meter, ...cut(sections) }
   const bytes = await packAs(sections, false, false, async () => {}, version, measure)
   return { bytes: bytes.length, bits: meter.bits }
-}
-
-/** Seqs from their differences (the first from 0), as the opener adds them up. */
-export function absolute(deltas: readonly number[]): number[] {
-  let seq = 0
-  return deltas.map((delta) => (seq += delta))
 }
 
 /** A deflated section inside the coded stream: its length, the deflated length, each bit at even odds. */

@@ -18,6 +18,12 @@ const RECORDED_SEQ = 2
 const CONTENT_DIFF = 4
 /** v5: `attempt.recorded.citation.missing` is `0`: the seqs the chunks skip. */
 const MISSING_SKIPPED = 8
+/** Seqs from their differences (the first from 0), as the opener adds them up. */
+export function absolute(deltas: readonly number[]): number[] {
+  let seq = 0
+  return deltas.map((delta) => (seq += delta))
+}
+
 /** What a link's chunks give the v5 additions: the chunks, and their seqs (not their differences). */
 export type ImpliedStream = { readonly chunks: readonly unknown[]; readonly seqs: readonly number[] }
 const KEY = /^t(\d+)\.s(\d+)\.a(\d+)$/

@@ -2,7 +2,7 @@ import { isRecord } from '../../core/base/isRecord'
 import { nestsDeeperThan, tooDeep } from '../json'
 import { MAX_JSON_DEPTH } from '../limits'
 import { ByteReader, ByteWriter, Malformed } from './bytes'
-import { restoreImplied } from './implied'
+import { absolute, leaveImplied, restoreImplied } from './implied'
 import {
   decodeChunks,
   encodeChunks,
@@ -72,7 +72,11 @@ export async function splitPayload(
 ): Promise<{ shell: unknown; columns: ChunkColumns | null }> {
   if (!isColumnarSource(payload)) return { shell: payload, columns: null }
   const shell = { ...payload, source: { kind: 'chunks' } }
-  const columns = await encodeChunks(payload.source, pause, v5 ? JSON.stringify(shell) : null)
+  // v5 codes a tool-call id apart unless the rest of the link holds it: the shell as it will travel (implied.ts).
+  const { chunks, seq } = payload.source
+  const seqs = absolute(seq)
+  const travels = v5 ? leaveImplied(shell, seqs.at(-1) ?? 0, { chunks, seqs }).shell : null
+  const columns = await encodeChunks(payload.source, pause, v5 ? JSON.stringify(travels) : null)
   return { shell, columns }
 }
 
@@ -225,9 +229,8 @@ export function readSections(
   const ids = version >= 5 && numbers instanceof RangeDecoder ? decodeIds(numbers, chunks.newIds) : []
   const { chunks: list, seq, time } = chunks.build(whole, names, ids)
   shell['source'] = { ...shell['source'], chunks: list, seq, time }
-  let last = 0
-  const seqs = seq.map((delta) => (last += delta))
-  restoreImplied(shell, implied, last, version >= 5 ? { chunks: list, seqs } : undefined)
+  const seqs = absolute(seq)
+  restoreImplied(shell, implied, seqs.at(-1) ?? 0, version >= 5 ? { chunks: list, seqs } : undefined)
   return { value: shell }
 }
 

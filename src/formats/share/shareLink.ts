@@ -7,7 +7,7 @@ import { aad, checkMatches, headerOf, modeOf, setMode, writeCheck } from './fram
 import { openSharePayload, type OpenedShare, type SharePayload } from './payload'
 
 /**
- * Share links: `#v4.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
+ * Share links: `#v5.<base64url frame>` (docs/protocol.md §14). Everything travels in the fragment, which browsers
  * never send to a server. Only the platform (crypto.subtle, TextEncoder, btoa/atob, DecompressionStream for v1)
  * and fflate (synchronous deflate with a preset dictionary, which CompressionStream cannot take) are used, so the
  * same code runs in the app, the worker and the CLI.
@@ -20,11 +20,12 @@ import { openSharePayload, type OpenedShare, type SharePayload } from './payload
  * | 1–4   | CRC-32 (big-endian) of byte 0 and bytes 5…end                                                        |
  * | 5…    | body               | PBKDF2 iterations (uint32 BE), salt (16), AES-GCM iv (12), AES-GCM(body) with bytes 0–36 as additional data |
  *
- * v4: bytes 0–1 hold the mode (top 2 bits) and the top 14 bits of the CRC-32 of the mode (as a byte) and bytes
+ * v4 and v5: bytes 0–1 hold the mode (top 2 bits) and the top 14 bits of the CRC-32 of the mode (as a byte) and bytes
  * 2…end; then the body, or iterations, salt, iv and AES-GCM(body) with bytes 0–33 (check zeroed) as additional data.
  *
- * Body: v4, the columnar layout (layout.ts) in one range-coded stream under primed models (codecV3.ts, version 4);
- * v3 (opened; written when asked, byte for byte), the same under v3's primer; v2 (opened), the same layout deflated
+ * Body: v5, the columnar layout (layout.ts) in one range-coded stream under primed models, its recorded message
+ * coded against its chunks and its random tool-call ids apart (codecV3.ts, version 5); v4 (opened; written when
+ * asked, byte for byte), the same without those; v3 (opened; written when asked), the same under v3's primer; v2 (opened), the same layout deflated
  * (codecV2.ts); v1 (opened), deflate-raw(UTF-8 JSON). The key is PBKDF2-HMAC-SHA-256(passphrase, salt, iterations)
  * → AES-GCM-256. The check tells a damaged or cut link from a wrong passphrase (GCM's tag alone cannot);
  * decompression stops past `maxBytes`.
@@ -82,7 +83,7 @@ export type LinkError = {
 }
 
 /**
- * The fragment for a payload, without `#`: `v4.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
+ * The fragment for a payload, without `#`: `v5.…`. Append it to the app's URL: `${origin}${pathname}#${fragment}`.
  *
  * @example
  * const fragment = await encodeShareLink(buildSharePayload(input), { passphrase: 'tulip' })
