@@ -53,14 +53,8 @@ export type AssemblerState = {
   readonly failure?: string
 }
 
-export {
-  alignAssembled,
-  assembleOpen,
-  assemblePartial,
-  interruptedBlockOf,
-  type AssembledBlocks,
-  type PartialBlock,
-}
+// What callers of the assembler read its results with (the other helpers stay inside core, in partialBlock.ts).
+export { assembleOpen, type AssembledBlocks, type PartialBlock }
 
 /** A packed row's members (docs/protocol.md §7): `payload[k]` is member k's text or arguments delta. */
 export type RunOfDeltas = {

@@ -1,11 +1,11 @@
+import type { BlockAssembler } from './BlockAssembler'
 import {
   alignAssembled,
   assembleOpen,
   assemblePartial,
   interruptedBlockOf,
-  type BlockAssembler,
   type PartialBlock,
-} from './BlockAssembler'
+} from './partialBlock'
 import type { AssemblyRead } from './analyzeStream'
 import { harnessThrowOf } from './harnessThrows'
 import { jsonEqual } from './jsonEqual'

@@ -1,10 +1,29 @@
 import fc from 'fast-check'
 import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import { commonEnds } from './commonEnds'
 import { crc32 } from './crc32'
 import { isRecord } from './isRecord'
 import { partitionPoint } from './partitionPoint'
 import { readCapped } from './readCapped'
+
+describe('commonEnds', () => {
+  it('finds the longest shared start, then the longest shared end of what is left, for any two strings', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\u{1F600}'), maxLength: 12 })
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const { head, tail } = commonEnds(a, b)
+        expect(head + tail).toBeLessThanOrEqual(Math.min(a.length, b.length))
+        expect(a.slice(0, head)).toBe(b.slice(0, head))
+        expect(a.slice(a.length - tail)).toBe(b.slice(b.length - tail))
+        // Longest: one unit more on either side would differ, or overlap.
+        const shorter = Math.min(a.length, b.length)
+        expect(head === shorter || a[head] !== b[head]).toBe(true)
+        expect(head + tail === shorter || a.at(-1 - tail) !== b.at(-1 - tail)).toBe(true)
+      }),
+    )
+  })
+})
 
 describe('partitionPoint', () => {
   it('finds the same split as a linear scan, for every sorted array and probe', () => {

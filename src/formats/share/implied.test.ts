@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { corpusFiles, readCorpus } from '../../test/corpus'
-import { loadSource } from '../load'
+import { corpusAttemptPayloads } from '../../test/corpusPayloads'
 import { decodeBodyV3, encodeBodyV3 } from './codecV3'
 import { leaveImplied, restoreImplied } from './implied'
-import { buildSharePayload } from './payload'
 
 const CAP = 64 * 1024 * 1024
 const v4 = async (payload: unknown) => decodeBodyV3(await encodeBodyV3(payload, async () => {}, 4), CAP, 4)
@@ -19,23 +17,16 @@ const shaped = (stream: string, attempt: Record<string, unknown>) => ({
 
 describe('what a v4 link leaves out because the stream implies it', () => {
   it('every corpus attempt leaves out its identity and recorded seq, and opens to the same JSON', async () => {
-    for (const name of corpusFiles()) {
-      const source = loadSource(readCorpus(name), name)
-      for (const attempt of source.sessions[0]!.streams) {
-        const payload = buildSharePayload(
-          { source, attempt, streamKey: attempt.id, k: 0 },
-          { scope: 'stream' },
-        )
-        const { seq } = payload.source as { seq: number[] }
-        const left = leaveImplied(
-          { ...payload, source: { kind: 'chunks' } },
-          seq.reduce((a, b) => a + b, 0),
-        )
-        // The harness writes assistant/message right after the attempt's chunks (docs/protocol.md §6).
-        expect(left.implied).toBe(attempt.recorded === null ? 1 : 3)
-        const opened = await v4(payload)
-        expect('value' in opened && JSON.stringify(opened.value)).toBe(JSON.stringify(payload))
-      }
+    for (const { attempt, payload } of corpusAttemptPayloads()) {
+      const { seq } = payload.source as { seq: number[] }
+      const left = leaveImplied(
+        { ...payload, source: { kind: 'chunks' } },
+        seq.reduce((a, b) => a + b, 0),
+      )
+      // The harness writes assistant/message right after the attempt's chunks (docs/protocol.md §6).
+      expect(left.implied).toBe(attempt.recorded === null ? 1 : 3)
+      const opened = await v4(payload)
+      expect('value' in opened && JSON.stringify(opened.value)).toBe(JSON.stringify(payload))
     }
   })
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { corpusFiles, readCorpus } from '../../test/corpus'
+import { readCorpus } from '../../test/corpus'
+import { corpusAttemptPayloads } from '../../test/corpusPayloads'
 import { loadSource } from '../load'
 import { decodeBodyV3, encodeBodyV3 } from './codecV3'
 import { absolute, leaveImplied } from './implied'
@@ -129,20 +130,13 @@ describe('a v5 link codes the recorded message against what its chunks build', (
   })
 
   it('every corpus attempt opens to the same JSON; the cited seqs the log lacks are the seqs the chunks skip', async () => {
-    for (const name of corpusFiles()) {
-      const source = loadSource(readCorpus(name), name)
-      for (const attempt of source.sessions[0]!.streams) {
-        const payload = buildSharePayload(
-          { source, attempt, streamKey: attempt.id, k: 0 },
-          { scope: 'stream' },
-        )
-        expect(await opened(payload)).toBe(JSON.stringify(payload))
-        const { seq, chunks } = payload.source as { seq: number[]; chunks: unknown[] }
-        const seqs = absolute(seq)
-        const left = leaveImplied({ ...payload, source: { kind: 'chunks' } }, seqs.at(-1)!, { chunks, seqs })
-        const missing = attempt.recorded?.citation.missing ?? []
-        expect(left.implied & 8, `${name} ${attempt.id}`).toBe(missing.length > 0 ? 8 : 0)
-      }
+    for (const { name, attempt, payload } of corpusAttemptPayloads()) {
+      expect(await opened(payload)).toBe(JSON.stringify(payload))
+      const { seq, chunks } = payload.source as { seq: number[]; chunks: unknown[] }
+      const seqs = absolute(seq)
+      const left = leaveImplied({ ...payload, source: { kind: 'chunks' } }, seqs.at(-1)!, { chunks, seqs })
+      const missing = attempt.recorded?.citation.missing ?? []
+      expect(left.implied & 8, `${name} ${attempt.id}`).toBe(missing.length > 0 ? 8 : 0)
     }
   })
 

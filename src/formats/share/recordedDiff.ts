@@ -1,3 +1,4 @@
+import { commonEnds } from '../../core/base/commonEnds'
 import { isRecord } from '../../core/base/isRecord'
 import { Malformed } from './bytes'
 
@@ -80,15 +81,7 @@ export function diffContent(content: readonly unknown[], built: readonly unknown
 function diffValue(value: unknown, base: unknown): unknown {
   if (base !== undefined && same(value, base)) return 0
   if (typeof value !== 'string' || typeof base !== 'string') return [value]
-  let prefix = 0
-  const most = Math.min(value.length, base.length)
-  while (prefix < most && value.charCodeAt(prefix) === base.charCodeAt(prefix)) prefix++
-  let suffix = 0
-  while (
-    suffix < most - prefix &&
-    value.charCodeAt(value.length - 1 - suffix) === base.charCodeAt(base.length - 1 - suffix)
-  )
-    suffix++
+  const { head: prefix, tail: suffix } = commonEnds(value, base)
   if (prefix + suffix < WORTH) return [value]
   return [prefix, suffix, value.slice(prefix, value.length - suffix)]
 }

@@ -1,3 +1,4 @@
+import { commonEnds } from '../../core/base/commonEnds'
 import { diffChars, diffWordsWithSpace } from 'diff'
 import { jsonEqual } from '../../core/jsonEqual'
 import type { ContentBlock } from '../../core/protocol'
@@ -22,15 +23,7 @@ const TIMEOUT_MS = 100
  */
 export function diffText(before: string, after: string, by: 'chars' | 'words' = 'chars'): DiffPart[] {
   if (before === after) return before === '' ? [] : [{ op: 'same', text: before }]
-  let head = 0
-  const shorter = Math.min(before.length, after.length)
-  while (head < shorter && before.charCodeAt(head) === after.charCodeAt(head)) head++
-  let tail = 0
-  while (
-    tail < shorter - head &&
-    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
-  )
-    tail++
+  let { head, tail } = commonEnds(before, after)
   // Never split a surrogate pair, and let word diffs see whole words at the edges.
   head = backToBoundary(before, head, by)
   tail = before.length - forwardToBoundary(before, before.length - tail, by)
