@@ -164,14 +164,11 @@ export class ColumnWriter {
   }
 
   /**
-   * {@link sourced} of a value only when it is a chunk the columns hold as numbers (one of the shapes the readers
-   * build, every field of its type, so no reader would report it): false, and nothing written, for any other.
+   * {@link sourced} of a value that is a chunk the columns hold as numbers (one of the shapes the readers build,
+   * every field of its type, so no reader would report it): `code` is its {@link heldChunkCode}, not 0.
    */
-  sourcedIfHeld(seq: number, time: number | null, value: unknown): boolean {
-    const code = isObject(value) && typeof value['index'] === 'number' ? chunkCode(value) : 0
-    if (code === 0) return false
+  sourcedHeld(seq: number, time: number | null, value: unknown, code: number): void {
     this.room().sourcedFields(seq, time, value as AnyChunk, code)
-    return true
   }
 
   /** The batches, the last one cut to its rows. The writer is done after this. */
@@ -499,11 +496,7 @@ class Encoder {
     this.timeRanges.note(i, time)
   }
 
-  private chunk(
-    i: number,
-    chunk: unknown,
-    code = isObject(chunk) && typeof chunk['index'] === 'number' ? chunkCode(chunk) : 0,
-  ): void {
+  private chunk(i: number, chunk: unknown, code = heldChunkCode(chunk)): void {
     this.columns.chunks[i] = code
     if (code === 0) return void this.objects.push(chunk)
     const { indexes, texts, tools } = this.columns
@@ -574,6 +567,14 @@ const SCRATCH_KEYS = ['seqs', 'times', 'lines', 'turns', 'steps', 'indexes', 'te
 
 /** Slots of an encoder's cache of recent strings (a power of two). */
 const RECENT = 256
+
+/**
+ * The CHUNK code of a value the columns hold as numbers (see {@link ColumnWriter.sourcedHeld}), else 0. Not 0 only
+ * for an object whose every field is a string or a number: formats/flatRuns.ts relies on that.
+ */
+export function heldChunkCode(value: unknown): number {
+  return isObject(value) && typeof value['index'] === 'number' ? chunkCode(value) : 0
+}
 
 /** The CHUNK code of a chunk of one of the shapes the readers build, with fields of the right types; else 0. */
 function chunkCode(chunk: Record<string, unknown>): number {

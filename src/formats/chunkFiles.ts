@@ -10,6 +10,7 @@ import {
   valueNestsDeeperThan,
   type ProgressHook,
 } from './json'
+import { eachFlatRun, type FlatTaker } from './flatRuns'
 import { MAX_JSON_DEPTH } from './limits'
 import type { Diagnostic, ReadResult } from './types'
 
@@ -72,34 +73,33 @@ export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkF
 /**
  * The NDJSON reading of {@link readChunkNdjson}: each kept chunk goes to `take` in order (its seq is how many came
  * before it), each skipped line to `diagnostics`. The column reader (columnSource.ts) shares it, so both report alike.
- * `takeIfFine`, when given, is offered each parsed value first: it takes only values nothing would be reported about
- * (and says so), which then skip the checks.
+ * `held`, when given, takes the values nothing would be reported about (its `code` is not 0 for them), which then
+ * skip the checks; runs of such lines are parsed with one JSON.parse call each (flatRuns.ts), every other line alone.
  */
 export function eachNdjsonChunk(
   text: string,
   diagnostics: Diagnostic[],
   take: (chunk: AnyChunk) => void,
   onProgress?: ProgressHook,
-  takeIfFine?: (value: unknown) => boolean,
+  held?: FlatTaker,
 ): void {
-  eachLine(
-    text,
-    (line, number) => {
-      if (isBlank(line)) return
-      const parsed = parseJson(line)
-      if (!parsed.ok) {
-        diagnostics.push({
-          line: number,
-          severity: 'error',
-          message: `line ${number}: ${parsed.deep ? '' : 'malformed JSON: '}${parsed.reason}; line skipped`,
-        })
-        return
-      }
-      if (takeIfFine?.(parsed.value) !== true && keep(parsed.value, 'line', number, diagnostics))
-        take(parsed.value)
-    },
-    onProgress,
-  )
+  const readLine = (line: string, number: number): void => {
+    if (isBlank(line)) return
+    const parsed = parseJson(line)
+    if (!parsed.ok) {
+      diagnostics.push({
+        line: number,
+        severity: 'error',
+        message: `line ${number}: ${parsed.deep ? '' : 'malformed JSON: '}${parsed.reason}; line skipped`,
+      })
+      return
+    }
+    const code = held === undefined ? 0 : held.code(parsed.value)
+    if (code !== 0) held!.take(parsed.value, code)
+    else if (keep(parsed.value, 'line', number, diagnostics)) take(parsed.value)
+  }
+  if (held === undefined) eachLine(text, readLine, onProgress)
+  else eachFlatRun(text, readLine, held, onProgress)
 }
 
 /**

@@ -6,6 +6,7 @@ import { expectListReads } from '../test/chunkListChecks'
 import { corpusFiles, readCorpus } from '../test/corpus'
 import { generateStream } from '../test/generate'
 import { loadColumns } from './columnSource'
+import { flatRunText } from '../test/flatRunLines'
 import { streamAsSessionLog, toSessionJsonl } from './export/sessionJsonl'
 import { loadSource } from './load'
 import { checkPackedRow } from './packedRow'
@@ -201,6 +202,18 @@ describe('the column readers’ fast paths ≡ the object readers', () => {
         line.replace(/"seq0?":(-?\d+)/, (match, n) => match.replace(n, String(Number(n) + last.seq + 1))),
       )
     expect(expectSame([...base, ...extra].join('\n') + '\n')).toBe(true)
+  }, 120_000)
+
+  // Runs of lines parsed in one call (flatRuns.ts), with lines made to spoil a run among them.
+  it('on random chunk NDJSON, its runs of held lines broken by lines made to fool them', () => {
+    let held = 0
+    fc.assert(
+      fc.property(flatRunText, (text) => {
+        if (expectSame(text)) held += 1
+      }),
+      { numRuns: 120 },
+    )
+    expect(held).toBeGreaterThan(60)
   }, 120_000)
 
   it('on every corpus log and its chunk NDJSON', () => {

@@ -1,6 +1,6 @@
 import { holdSession, RowBatches, type HeldStream } from '../core/chunkStore'
 import type { Columns } from '../core/columns'
-import { COLUMN_BATCH, ColumnWriter } from '../core/columnWriter'
+import { COLUMN_BATCH, ColumnWriter, heldChunkCode } from '../core/columnWriter'
 import { buildStreamSession, SessionSegmenter } from '../core/session'
 import { isRecord } from '../core/base/isRecord'
 import { eachNdjsonChunk, noChunks } from './chunkFiles'
@@ -151,7 +151,7 @@ export function readNdjsonColumns(text: string, onProgress?: ProgressHook, sink?
     (chunk) => writer.sourced(writer.length, null, chunk),
     onProgress,
     // A chunk the columns hold as numbers has every field of its type: no check would report it.
-    (value) => writer.sourcedIfHeld(writer.length, null, value),
+    { code: heldChunkCode, take: (value, code) => writer.sourcedHeld(writer.length, null, value, code) },
   )
   if (writer.length === 0) return noChunks(diagnostics)
   const session = buildStreamSession([])

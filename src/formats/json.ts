@@ -111,7 +111,7 @@ export type TextLine = { readonly number: number; readonly text: string; readonl
 export type ProgressHook = (done: number, total: number) => void
 
 /** Line readers report progress every this many characters (4 Mi: a few dozen reports for a 100 MB log). */
-const PROGRESS_EVERY = 4 << 20
+export const PROGRESS_EVERY = 4 << 20
 
 /**
  * The lines of a text, lazily (sniffers stop after a few): what {@link eachLine} visits, one object per line.
