@@ -45,6 +45,28 @@ export class BlockRanges {
   }
 
   /**
+   * Rows `from` … `to` − 1 hold `values[from]` … `values[to − 1]`, each known to be a safe integer other than −0 (a
+   * checked packed row's times, docs/protocol.md §7): one tight pass per block, no check per value.
+   */
+  noteSafe(values: Float64Array, from: number, to: number): void {
+    if (from >= to) return
+    this.some = true
+    const { low, high } = this
+    for (let block = from >> BLOCK_SHIFT; block <= (to - 1) >> BLOCK_SHIFT; block++) {
+      const end = Math.min(to, (block + 1) << BLOCK_SHIFT)
+      let lowest = low[block]!
+      let highest = high[block]!
+      for (let i = Math.max(from, block << BLOCK_SHIFT); i < end; i++) {
+        const value = values[i]!
+        if (value < lowest) lowest = value
+        if (value > highest) highest = value
+      }
+      low[block] = lowest
+      high[block] = highest
+    }
+  }
+
+  /**
    * Rows `from` … `to` − 1 hold `first` each (`step` 0: a packed row's line, filled) or `first`, `first` + 1, …
    * (`step` 1: its seqs).
    */

@@ -5,6 +5,7 @@ import {
   BlockRanges,
   IntegerRange,
   integerWidth,
+  isNegativeZero,
   narrowIndexes,
   narrowTimes,
   narrowTo,
@@ -199,11 +200,11 @@ class Encoder {
 
   constructor(length: number, events: boolean, spare: Partial<Scratch> = {}) {
     const eventsOnly = events ? length : 0
-    // A reused array is zeroed: an unused row reads 0, as in a fresh one.
+    // A reused array is not zeroed (a batch's worth of memset each): every row writes each slot it leaves unused
+    // back to 0 instead ({@link clearRow}), so an unused slot reads 0, as in a fresh array.
     const float = (array: Float64Array | undefined, size: number) =>
-      array?.length === size ? array.fill(0) : new Float64Array(size)
-    const int = (array: Int32Array | undefined) =>
-      array?.length === length ? array.fill(0) : new Int32Array(length)
+      array?.length === size ? array : new Float64Array(size)
+    const int = (array: Int32Array | undefined) => (array?.length === length ? array : new Int32Array(length))
     this.scratch = {
       seqs: float(spare.seqs, length),
       times: float(spare.times, length),
@@ -240,6 +241,27 @@ class Encoder {
   private keepWhole(event: SessionEvent): SessionEvent {
     this.whole?.push(event)
     return event
+  }
+
+  /** Rows [from, to) travel whole: their slots read 0 (a reused scratch array may hold an earlier batch's). */
+  private clearRow(from: number, to = from + 1): void {
+    const { seqs, times, lines, turns, steps } = this.scratch
+    seqs.fill(0, from, to)
+    times.fill(0, from, to)
+    if (lines.length > 0) {
+      lines.fill(0, from, to)
+      turns.fill(0, from, to)
+      steps.fill(0, from, to)
+    }
+    this.clearChunk(from, to)
+  }
+
+  /** The chunks of rows [from, to) travel whole: their slots read 0. */
+  private clearChunk(from: number, to = from + 1): void {
+    const { indexes, texts, tools } = this.scratch
+    indexes.fill(0, from, to)
+    texts.fill(0, from, to)
+    tools.fill(0, from, to)
   }
 
   /** After {@link finish}: the scratch arrays its columns did not keep. */
@@ -327,7 +349,10 @@ class Encoder {
       hasKeys(data, DATA_KEYS) &&
       typeof data['turn'] === 'number' &&
       typeof data['step'] === 'number'
-    if (!columnar) return void this.objects.push(this.keepWhole(event))
+    if (!columnar) {
+      this.clearRow(i)
+      return void this.objects.push(this.keepWhole(event))
+    }
     this.row(
       i,
       packed === undefined ? ROW.event : ROW[packed],
@@ -375,6 +400,7 @@ class Encoder {
   ): void {
     const i = this.at++
     if (typeof turn !== 'number' || typeof step !== 'number') {
+      this.clearRow(i)
       // The event formats/packedRow.ts decodes the member to, keys in its order.
       this.objects.push(
         this.keepWhole({ type: 'assistant/chunk', seq, time, data: { turn, step, chunk }, line, packed }),
@@ -400,6 +426,7 @@ class Encoder {
   ): number {
     const { seq0, dt, turn, step, index, payload, isToolCall } = run
     if (typeof turn !== 'number' || typeof step !== 'number') {
+      this.clearRow(this.at, this.at + (to - from))
       for (let k = from; k < to; k++) {
         if (k > from) time += dt[k - 1]!
         this.at += 1
@@ -430,6 +457,7 @@ class Encoder {
     this.stepRange.note(step)
     const timeRanges = this.timeRanges
     if (typeof index !== 'number') {
+      this.clearChunk(start, end)
       for (let k = from, i = start; k < to; k++, i++) {
         if (k > from) time += dt[k - 1]!
         seqs[i] = seq0 + k
@@ -451,22 +479,28 @@ class Encoder {
       end,
     )
     indexes.fill(index, start, end)
+    if (!isToolCall) tools.fill(0, start, end)
     this.indexRanges.noteRun(start, end, index, 0)
-    for (let k = from, i = start; k < to; k++, i++) {
-      if (k > from) time += dt[k - 1]!
+    texts[start] = this.string(payload[from]!)
+    // One (id, name) for the whole row, as `chunk` would find for each member, interned after the first member's
+    // text as `chunk` interns them (the string table's order stays the object path's).
+    if (isToolCall)
+      tools.fill(
+        this.pair(this.string(run.id as string), run.hasName ? this.string(run.name as string) : -1),
+        start,
+        end,
+      )
+    seqs[start] = seq0 + from
+    times[start] = time
+    for (let k = from + 1, i = start + 1; k < to; k++, i++) {
+      time += dt[k - 1]!
       seqs[i] = seq0 + k
       times[i] = time
-      timeRanges.note(i, time)
       texts[i] = this.string(payload[k]!)
-      // One (id, name) for the whole row, as `chunk` would find for each member, interned after the first
-      // member's text as `chunk` interns them (the string table's order stays the object path's).
-      if (k === from && isToolCall)
-        tools.fill(
-          this.pair(this.string(run.id as string), run.hasName ? this.string(run.name as string) : -1),
-          start,
-          end,
-        )
     }
+    // A checked row's times are safe integers (§7), none −0 unless the first is.
+    if (isNegativeZero(times[start]!)) for (let i = start; i < end; i++) timeRanges.note(i, times[i]!)
+    else timeRanges.noteSafe(times as Float64Array, start, end)
     return time
   }
 
@@ -483,7 +517,10 @@ class Encoder {
       typeof sourced.seq === 'number' &&
       (typeof sourced.time === 'number' || sourced.time === null) &&
       hasKeys(sourced, SOURCED_KEYS)
-    if (!columnar) return void this.objects.push(sourced)
+    if (!columnar) {
+      this.clearRow(i)
+      return void this.objects.push(sourced)
+    }
     this.sourcedRow(i, sourced.seq, sourced.time ?? NaN)
     this.chunk(i, sourced.chunk)
   }
@@ -498,14 +535,18 @@ class Encoder {
 
   private chunk(i: number, chunk: unknown, code = heldChunkCode(chunk)): void {
     this.columns.chunks[i] = code
-    if (code === 0) return void this.objects.push(chunk)
+    if (code === 0) {
+      this.clearChunk(i)
+      return void this.objects.push(chunk)
+    }
     const { indexes, texts, tools } = this.columns
     const c = chunk as Record<string, string> & { index: number }
     indexes[i] = c.index
     this.indexRanges.note(i, c.index)
-    if (code === CHUNK.text || code === CHUNK.reasoning) texts[i] = this.string(c['text']!)
-    else if (code === CHUNK.start) texts[i] = this.string(c['blockType']!)
-    else {
+    if (code === CHUNK.text || code === CHUNK.reasoning || code === CHUNK.start) {
+      texts[i] = this.string(code === CHUNK.start ? c['blockType']! : c['text']!)
+      tools[i] = 0
+    } else {
       texts[i] = this.string(c['argumentsDelta']!)
       tools[i] = this.pair(this.string(c['id']!), code === CHUNK.tool ? this.string(c['name']!) : -1)
     }

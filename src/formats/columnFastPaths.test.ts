@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { chunksOf } from '../core/chunkList'
-import { heldSessionOf } from '../core/chunkStore'
+import { heldSessionOf, type RowBatches } from '../core/chunkStore'
+import type { Columns } from '../core/columns'
+import { COLUMN_BATCH, encodeChunks, encodeEvents } from '../core/columnWriter'
 import { expectListReads } from '../test/chunkListChecks'
 import { corpusFiles, readCorpus } from '../test/corpus'
 import { generateStream } from '../test/generate'
@@ -9,6 +11,7 @@ import { loadColumns } from './columnSource'
 import { flatRunText } from '../test/flatRunLines'
 import { streamAsSessionLog, toSessionJsonl } from './export/sessionJsonl'
 import { loadSource } from './load'
+import type { LoadedSource } from './types'
 import { checkPackedRow } from './packedRow'
 
 /**
@@ -28,7 +31,36 @@ function expectSame(text: string): boolean {
     ),
   )
   expect(columnar).toStrictEqual(objects)
+  expectSameBatches(columnar, objects)
   return columnar.sessions.some((session) => heldSessionOf(session) !== undefined)
+}
+
+/**
+ * The batches the readers wrote while parsing are, byte for byte, those a fresh encoder makes of the object readers'
+ * records batch by batch (reused scratch arrays, runs written at once and ranges noted on the way change nothing).
+ */
+function expectSameBatches(columnar: LoadedSource, objects: LoadedSource): void {
+  const written: Columns[] = []
+  const encoded: Columns[] = []
+  columnar.sessions.forEach((session, s) => {
+    const held = heldSessionOf(session)
+    const plain = objects.sessions[s]!
+    const kinds: [RowBatches, (from: number, to: number) => Columns][] =
+      held === undefined
+        ? []
+        : held.events.length > 0
+          ? [[held.events, (from, to) => encodeEvents(plain.events.slice(from, to))]]
+          : held.streams.map((rows, a) => [
+              rows as RowBatches,
+              (from, to) => encodeChunks(plain.streams[a]!.chunks.slice(from, to)),
+            ])
+    for (const [rows, encode] of kinds)
+      rows.batches.forEach((batch, b) => {
+        written.push(batch.columns)
+        encoded.push(encode(b * COLUMN_BATCH, b * COLUMN_BATCH + batch.length))
+      })
+  })
+  expect(written).toStrictEqual(encoded)
 }
 
 /** JSON text of a value in a random but valid spelling. */
