@@ -66,4 +66,17 @@ describe('message catalogues', () => {
     expect(translate('ja', 'findings.count', { count: 3 })).toBe('3 件の指摘')
     expect(translate('zh-CN', 'findings.count', { count: 3 })).toBe('3 条发现')
   })
+
+  it('keeps each formatted message to its own language, key and values (formatted messages are remembered)', () => {
+    for (const count of [1, 3, 1, 3]) {
+      expect(translate('en', 'findings.count', { count })).toBe(count === 1 ? '1 finding' : '3 findings')
+      expect(translate('ja', 'findings.count', { count })).toBe(`${count} 件の指摘`)
+    }
+    // The same values under swapped names are another message.
+    const a = translate('en', 'text.earlierHidden', { count: '5', limit: '7' })
+    const b = translate('en', 'text.earlierHidden', { count: '7', limit: '5' })
+    expect(a).not.toBe(b)
+    expect(a).toContain('5')
+    expect(translate('en', 'text.earlierHidden', { count: '5', limit: '7' })).toBe(a)
+  })
 })

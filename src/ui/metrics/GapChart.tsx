@@ -47,23 +47,22 @@ export function GapChart({
   const cursor = total <= 1 ? 0 : (Math.min(Math.max(k - 1, 0), total - 1) / (total - 1)) * size
   return (
     <figure className="min-w-0">
-      <svg
-        aria-hidden
-        viewBox={`0 0 ${size} ${HEIGHT + 4}`}
-        preserveAspectRatio="none"
-        className="block h-10 w-full rounded-sm bg-slate-50 dark:bg-slate-800/60"
-      >
-        {bars}
-        <line
-          x1={cursor}
-          x2={cursor}
-          y1={0}
-          y2={HEIGHT + 4}
-          vectorEffect="non-scaling-stroke"
-          className="stroke-slate-900 dark:stroke-slate-100"
-          strokeWidth={1}
+      <div className="relative">
+        <svg
+          aria-hidden
+          viewBox={`0 0 ${size} ${HEIGHT + 4}`}
+          preserveAspectRatio="none"
+          className="block h-10 w-full rounded-sm bg-slate-50 dark:bg-slate-800/60"
+        >
+          {bars}
+        </svg>
+        {/* The cursor over the picture, not in it: a line inside the SVG made every step repaint all its bars. */}
+        <div
+          aria-hidden
+          className="absolute inset-y-0 w-px bg-slate-900 dark:bg-slate-100"
+          style={{ left: `calc(${size === 0 ? 0 : (cursor / size) * 100}% - 0.5px)` }}
         />
-      </svg>
+      </div>
       <figcaption className="mt-0.5 flex justify-between text-[10px] text-slate-600 dark:text-slate-300">
         <span>
           inter-chunk gaps{size < total - 1 ? `, longest per ${Math.ceil((total - 1) / size)} chunks` : ''}

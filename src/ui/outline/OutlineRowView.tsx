@@ -1,6 +1,6 @@
 import { chunksOf } from '../../core/chunkList'
 import { DerivedBadge } from '../share/DerivedBadge'
-import type { KeyboardEvent } from 'react'
+import { memo, type KeyboardEvent } from 'react'
 import { useT } from '../i18n/useT'
 import type { T } from '../i18n/translate'
 import { SEVERITY_ICON } from '../findings/severity'
@@ -31,8 +31,11 @@ type Props = {
   readonly onKeyDown: (event: KeyboardEvent, row: OutlineRow) => void
 }
 
-/** One treeitem of the outline (flat list with aria-level, WAI-ARIA tree pattern). */
-export function OutlineRowView({
+/**
+ * One treeitem of the outline (flat list with aria-level, WAI-ARIA tree pattern). Memoized: the tree re-renders on
+ * every scroll and expand, and only the rows whose place or state changed need to.
+ */
+export const OutlineRowView = memo(function OutlineRowView({
   row,
   top,
   summary,
@@ -76,7 +79,7 @@ export function OutlineRowView({
       <RowContent node={node} summary={summary} />
     </li>
   )
-}
+})
 
 function RowContent({
   node,

@@ -1,5 +1,5 @@
 import type { Virtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from 'react'
 import type { OutlineRow } from './flattenOutline'
 import { ROW_HEIGHT } from './OutlineRowView'
 
@@ -39,7 +39,7 @@ export function useTreeKeys({ rows, virtualizer, scrollRef, toggle, activate, se
     setFocusedId(row.node.id)
   }
 
-  return (event: KeyboardEvent, row: OutlineRow) => {
+  const onKeyDown = (event: KeyboardEvent, row: OutlineRow) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return
     const index = rows.indexOf(row)
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 0) / ROW_HEIGHT) - 1)
@@ -81,4 +81,11 @@ export function useTreeKeys({ rows, virtualizer, scrollRef, toggle, activate, se
     event.preventDefault()
     event.stopPropagation()
   }
+  // One function for every render, reading this render's rows: the tree's rows are memoized, and a handler made
+  // per render would re-render every row on each of the tree's renders (a scroll, an expand).
+  const latest = useRef(onKeyDown)
+  useLayoutEffect(() => {
+    latest.current = onKeyDown
+  })
+  return useCallback((event: KeyboardEvent, row: OutlineRow) => latest.current(event, row), [])
 }
