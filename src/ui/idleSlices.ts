@@ -38,9 +38,14 @@ function watchInput(): void {
 
 /**
  * Calls `run` in an idle period (`requestIdleCallback` with `timeout`, or a task where there is none) once the page
- * has had no input for {@link QUIET_MS}, or after {@link QUIET_AT_MOST_MS} of input. Returns the cancel function.
+ * has had no input for {@link QUIET_MS}, or after `atMostMs` of input (work that must finish while the user keeps
+ * stepping; Infinity for work that can wait until the user stops). Returns the cancel function.
  */
-export function whenQuiet(run: (deadline?: IdleDeadline) => void, timeout: number): () => void {
+export function whenQuiet(
+  run: (deadline?: IdleDeadline) => void,
+  timeout: number,
+  atMostMs: number = QUIET_AT_MOST_MS,
+): () => void {
   watchInput()
   const since = performance.now()
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -48,7 +53,7 @@ export function whenQuiet(run: (deadline?: IdleDeadline) => void, timeout: numbe
   const attempt = () => {
     const now = performance.now()
     const wait = lastInput + QUIET_MS - now
-    if (wait > 0 && now - since < QUIET_AT_MOST_MS) {
+    if (wait > 0 && now - since < atMostMs) {
       timer = setTimeout(attempt, wait)
       return
     }

@@ -1,10 +1,10 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual'
 import { useT } from '../i18n/useT'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useChunkscope } from '../StoreContext'
 import type { Outline, OutlineNode } from './buildOutline'
 import { filterOutline, type OutlineView } from './filterOutline'
-import { flattenOutline, groupIds, pathTo, type OutlineRow } from './flattenOutline'
+import { flattenOutline, groupIds, keepUnchangedRows, pathTo, type OutlineRow } from './flattenOutline'
 import { OutlineRowView, ROW_HEIGHT } from './OutlineRowView'
 import { OutlineToolbar } from './OutlineToolbar'
 import { useAttemptSummaries } from './useAttemptSummaries'
@@ -47,7 +47,12 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
     () => (filtering ? new Set(groupIds(roots).filter((id) => !closed.has(id))) : expanded),
     [filtering, roots, closed, expanded],
   )
-  const rows = useMemo(() => flattenOutline(roots, open), [roots, open])
+  // The rows last shown: a row that did not change keeps its object (and its memoized row view).
+  const shownRows = useRef<readonly OutlineRow[]>([])
+  const rows = useMemo(() => keepUnchangedRows(flattenOutline(roots, open), shownRows.current), [roots, open])
+  useLayoutEffect(() => {
+    shownRows.current = rows
+  }, [rows])
   const [focusedId, setFocusedId] = useState<string | null>(null)
   const scrollRef = useRef<HTMLDivElement>(null)
 

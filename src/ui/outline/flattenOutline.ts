@@ -58,3 +58,28 @@ export function flattenOutline(roots: readonly OutlineNode[], expanded: Readonly
   visit(roots, 1, null)
   return rows
 }
+
+/**
+ * `rows` with each row that reads the same as one of `previous` (same node, level, place in its set, parent and
+ * expansion) replaced by that earlier object: the tree's rows are memoized on their row, so an expand re-renders
+ * the rows it adds and the ones it moves, not every row in view.
+ */
+export function keepUnchangedRows(
+  rows: readonly OutlineRow[],
+  previous: readonly OutlineRow[],
+): readonly OutlineRow[] {
+  if (previous.length === 0) return rows
+  const before = new Map(previous.map((row) => [row.node.id, row]))
+  return rows.map((row) => {
+    const old = before.get(row.node.id)
+    return old !== undefined &&
+      old.node === row.node &&
+      old.level === row.level &&
+      old.setSize === row.setSize &&
+      old.posInSet === row.posInSet &&
+      old.parentId === row.parentId &&
+      old.expanded === row.expanded
+      ? old
+      : row
+  })
+}

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { createRouter } from '../../app/open/router'
+import { whenQuiet } from '../idleSlices'
 import { useOpen } from '../OpenContext'
 import { useChunkscopeStore } from '../StoreContext'
 
@@ -17,16 +18,18 @@ export function useUrlSync(): void {
         push: (hash) => window.history.pushState(null, '', hash),
         replace: (hash) => window.history.replaceState(null, '', hash),
       },
-      // Then in idle time: replaceState takes milliseconds, and a timer firing between a key press and the frame
-      // that shows it would add them to that step's key-to-paint (README.md, "Budgets").
+      // Then in idle time, and not while keys or clicks keep coming: replaceState blocked the page for 0.4–150 ms
+      // in the views bench (a shared machine), and one landing between a key press and the frame that shows it
+      // adds that to the step's key-to-paint (README.md, "Budgets"). Playback (no input) still replaces every
+      // REPLACE_MAX_MS; a run of key presses replaces once it stops.
       setTimer: (run, ms) => {
-        let idle = 0
+        let cancelQuiet = () => {}
         const timer = window.setTimeout(() => {
-          idle = window.requestIdleCallback(run, { timeout: 1000 })
+          cancelQuiet = whenQuiet(run, 1000, Number.POSITIVE_INFINITY)
         }, ms)
         return () => {
           window.clearTimeout(timer)
-          window.cancelIdleCallback(idle)
+          cancelQuiet()
         }
       },
     })
