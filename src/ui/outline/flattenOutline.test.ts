@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { loadSource } from '../../formats/load'
 import { generateSessionLog } from '../../test/generateSession'
 import { buildOutline } from './buildOutline'
-import { flattenOutline, groupIds, keepUnchangedRows } from './flattenOutline'
+import { flattenOutline, groupIds, keepUnchangedRows, type OutlineRow } from './flattenOutline'
 
 describe('keepUnchangedRows', () => {
   const { roots } = buildOutline(loadSource(generateSessionLog({ targetChars: 200_000, deltas: 20 }).text))
   const groups = groupIds(roots)
 
   it('reads exactly as the fresh rows, keeping the earlier object of every row that did not change', () => {
-    let shown = flattenOutline(roots, new Set())
+    let shown: readonly OutlineRow[] = flattenOutline(roots, new Set())
     // Open groups one by one, then close them in another order: every state's rows are the fresh ones.
     const steps = [
       ...groups.slice(0, 6).map((id) => [id, true] as const),
