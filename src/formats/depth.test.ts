@@ -74,6 +74,17 @@ describe('nesting depth', () => {
       })
       expect(parseJsonUnless(line, () => false)).toEqual(parseJson(line))
     }
+    // A long chunk event is not scanned when it nests a few levels; one nested deeper is, and is refused.
+    const text = 'x'.repeat(3000)
+    const event = (chunk: unknown) =>
+      JSON.stringify({ type: 'assistant/chunk', seq: 0, time: 1, data: { turn: 1, step: 1, chunk } })
+    const blockEnd = event({ type: 'block-end', index: 0, block: { type: 'text', text } })
+    expect(parseJsonUnless(blockEnd, () => false)).toEqual(parseJson(blockEnd))
+    const deepEnd = event({ type: 'block-end', index: 0, block: { type: 'text', text, x: deep } })
+    const header = JSON.stringify({ type: 'session', version: 0, id: 's', createdAt: 1 })
+    expect(loadSource(`${header}\n${deepEnd}\n`).diagnostics[0]!.message).toBe(
+      'line 2: nested deeper than 512 levels (the most a reader accepts); line skipped',
+    )
     const fine = row({})
     expect(parseJsonUnless(fine, () => false)).toEqual(parseJson(fine))
   })

@@ -123,7 +123,7 @@ export class SessionJsonlReader {
       return
     }
     this.take(
-      parseJsonUnless(line.text, (value) => this.shallowRow(value)),
+      parseJsonUnless(line.text, (value) => this.shallowRow(value) || fewLevels(value)),
       line.number,
     )
   }
@@ -371,3 +371,28 @@ function isNumber(value: unknown): value is number {
 function isFlat(value: unknown): boolean {
   return typeof value !== 'object' || value === null
 }
+
+/**
+ * Whether a value nests at most {@link FEW_LEVELS} arrays and objects, found by visiting at most {@link FEW_NODES}
+ * of them (false when it would take more): a long line of one chunk event (a block-end holding its block's text)
+ * need not be scanned for depth then.
+ */
+function fewLevels(value: unknown): boolean {
+  const stack: unknown[] = [value]
+  const depths: number[] = [1]
+  for (let seen = 1; stack.length > 0;) {
+    const item = stack.pop()
+    const depth = depths.pop()!
+    if (typeof item !== 'object' || item === null) continue
+    if (depth > FEW_LEVELS || (Array.isArray(item) && item.length > FEW_NODES)) return false
+    for (const child of Object.values(item)) {
+      if (++seen > FEW_NODES) return false
+      stack.push(child)
+      depths.push(depth + 1)
+    }
+  }
+  return true
+}
+
+const FEW_LEVELS = 8
+const FEW_NODES = 64
