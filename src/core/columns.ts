@@ -119,17 +119,26 @@ const CHUNK_TYPE: readonly string[] = [
  * that carry one (few: the columns take every record of the readers' shapes).
  */
 export class ColumnRows {
-  /** The rows that carry an object, ascending: `objects[k]` belongs to row `objectRows[k]`. */
-  private readonly objectRows: Int32Array
   /** A batch of events (their whole records hold the chunk at `data.chunk`), not of sourced chunks. */
   private readonly events: boolean
 
   constructor(readonly columns: Columns) {
-    const { rows, chunks, objects } = columns
     this.events = columns.lines.length > 0
-    this.objectRows = new Int32Array(objects.length)
+  }
+
+  private found: Int32Array | null = null
+
+  /**
+   * The rows that carry an object, ascending: `objects[k]` belongs to row `objectRows[k]`. Found on the first read
+   * of an object, not when the batch arrives: a loader holds every batch of a log, a view reads a few.
+   */
+  private get objectRows(): Int32Array {
+    if (this.found !== null) return this.found
+    const { rows, chunks, objects } = this.columns
+    const found = new Int32Array(objects.length)
     let k = 0
-    for (let i = 0; i < columns.length; i++) if (rows[i] === 0 || chunks[i] === 0) this.objectRows[k++] = i
+    for (let i = 0; i < this.columns.length; i++) if (rows[i] === 0 || chunks[i] === 0) found[k++] = i
+    return (this.found = found)
   }
 
   get length(): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readCorpus } from '../test/corpus'
 import { deepUsageLog, nested } from '../test/hostile'
-import { nestsDeeperThan, parseJson, valueNestsDeeperThan } from './json'
+import { nestsDeeperThan, parseJson, parseJsonUnless, valueNestsDeeperThan } from './json'
 import { loadSource } from './load'
 import { MAX_JSON_DEPTH } from './limits'
 
@@ -42,6 +42,51 @@ describe('nesting depth', () => {
     const expected = plain.sessions[0]!.events.filter((e) => e.line !== line)
     expect(events).toEqual(expected)
     expect(() => JSON.stringify(source)).not.toThrow()
+  })
+
+  // The reader skips the depth scan of a packed row that passes §7 with flat turn, step and index (json.ts,
+  // parseJsonUnless): a row deep anywhere else, or broken and deep, is still refused for its depth.
+  it('refuses a deep packed row for its depth, however the row is otherwise', () => {
+    const deep = JSON.parse(nested(600)) as unknown
+    const row = (data: Record<string, unknown>, extra = '') =>
+      JSON.stringify({
+        type: 'text-chunks',
+        seq0: 0,
+        time0: 1,
+        data: { turn: 1, step: 1, index: 0, dt: [1], texts: ['a', 'b'], ...data },
+      }).slice(0, extra === '' ? undefined : -1) + extra
+    const lines = [
+      row({ turn: deep }),
+      row({ index: deep }),
+      row({ texts: ['a', deep] }),
+      row({ dt: [deep] }),
+      row({ extra: deep }),
+      row({ turn: deep }, ','),
+      row({}, `,"x":${nested(600)}}`),
+    ]
+    for (const line of lines) {
+      const header = JSON.stringify({ type: 'session', version: 0, id: 's', createdAt: 1 })
+      const { diagnostics } = loadSource(`${header}\n${line}\n`)
+      expect(diagnostics[0]).toEqual({
+        line: 2,
+        severity: 'error',
+        message: 'line 2: nested deeper than 512 levels (the most a reader accepts); line skipped',
+      })
+      expect(parseJsonUnless(line, () => false)).toEqual(parseJson(line))
+    }
+    // A long chunk event is not scanned when it nests a few levels; one nested deeper is, and is refused.
+    const text = 'x'.repeat(3000)
+    const event = (chunk: unknown) =>
+      JSON.stringify({ type: 'assistant/chunk', seq: 0, time: 1, data: { turn: 1, step: 1, chunk } })
+    const blockEnd = event({ type: 'block-end', index: 0, block: { type: 'text', text } })
+    expect(parseJsonUnless(blockEnd, () => false)).toEqual(parseJson(blockEnd))
+    const deepEnd = event({ type: 'block-end', index: 0, block: { type: 'text', text, x: deep } })
+    const header = JSON.stringify({ type: 'session', version: 0, id: 's', createdAt: 1 })
+    expect(loadSource(`${header}\n${deepEnd}\n`).diagnostics[0]!.message).toBe(
+      'line 2: nested deeper than 512 levels (the most a reader accepts); line skipped',
+    )
+    const fine = row({})
+    expect(parseJsonUnless(fine, () => false)).toEqual(parseJson(fine))
   })
 
   it('drops only the deep item of a JSON array of chunks, or of NDJSON', () => {

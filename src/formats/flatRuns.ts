@@ -1,7 +1,7 @@
 import { PROGRESS_EVERY, type ProgressHook } from './json'
 
 /** Lines per run: JSON.parse's cost per call is spread over this many (more gains little, and a failed run costs it). */
-const RUN = 128
+const RUN = 512
 /** Longer lines go alone: one call per line is a small part of parsing them. */
 const FLAT_MAX = 4096
 

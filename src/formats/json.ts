@@ -23,6 +23,30 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): ParsedJson {
   }
 }
 
+/**
+ * {@link parseJson}, the depth scan left out when `shallow` vouches for the parsed value (it nests a few levels at
+ * most): a packed row (docs/protocol.md §7) is a long line of a few brackets, scanned twice for nothing otherwise.
+ * The outcome is parseJson's: a line that does not parse is still called too deep when it is, and a value `shallow`
+ * does not vouch for is scanned.
+ */
+export function parseJsonUnless(
+  text: string,
+  shallow: (value: unknown) => boolean,
+  maxDepth = MAX_JSON_DEPTH,
+): ParsedJson {
+  if (text.length <= 2 * maxDepth) return parseJson(text, maxDepth)
+  let value: unknown
+  try {
+    value = JSON.parse(text) as unknown
+  } catch (error) {
+    if (nestsDeeperThan(text, maxDepth)) return { ok: false, reason: tooDeep(maxDepth), deep: true }
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) }
+  }
+  if (!shallow(value) && nestsDeeperThan(text, maxDepth))
+    return { ok: false, reason: tooDeep(maxDepth), deep: true }
+  return { ok: true, value }
+}
+
 /** The reason readers give for a value nested past the limit. */
 export function tooDeep(maxDepth = MAX_JSON_DEPTH): string {
   return `nested deeper than ${maxDepth} levels (the most a reader accepts)`

@@ -35,8 +35,10 @@ export function decodePackedRow(
   type: PackedRowType,
   line: number,
   into: EventSink,
+  /** What {@link checkPackedRow} found of this row, when the caller checked it already. */
+  checked: PackedMembers | string = checkPackedRow(row, type),
 ): string | null {
-  const members = checkPackedRow(row, type)
+  const members = checked
   if (typeof members === 'string') return members
   const { seq0, dt, turn, step, payload } = members
   let time = members.time0

@@ -1,7 +1,16 @@
 import type { AnyChunk } from '../core/protocol'
 import type { PackedRowType, SessionEvent, SessionHeader } from '../core/session'
 import { chunkProblem } from './chunkShape'
-import { eachLine, isBlank, kindOf, parseJson, preview, type ProgressHook, type TextLine } from './json'
+import {
+  eachLine,
+  isBlank,
+  kindOf,
+  parseJson,
+  parseJsonUnless,
+  preview,
+  type ProgressHook,
+  type TextLine,
+} from './json'
 import {
   checkPackedRow,
   decodePackedRow,
@@ -113,7 +122,35 @@ export class SessionJsonlReader {
       this.tornTail(line)
       return
     }
-    this.take(parseJson(line.text), line.number)
+    this.take(
+      parseJsonUnless(line.text, (value) => this.shallowRow(value) || fewLevels(value)),
+      line.number,
+    )
+  }
+
+  /** The last packed row checked while parsing, and what the check found (the row is not checked twice). */
+  private checked: { row: unknown; members: PackedMembers | string } | null = null
+
+  /**
+   * Whether a parsed line is a packed row that passes every rule of §7 with numbers or strings for its turn, step
+   * and index: then it nests three levels, and its line need not be scanned for depth.
+   */
+  private shallowRow(value: unknown): boolean {
+    if (!isRecord(value)) return false
+    const type = value['type']
+    if (typeof type !== 'string' || !isPackedRowType(type)) return false
+    const members = checkPackedRow(value, type)
+    this.checked = { row: value, members }
+    return (
+      typeof members !== 'string' && isFlat(members.turn) && isFlat(members.step) && isFlat(members.index)
+    )
+  }
+
+  /** checkPackedRow of the row, found again when it is the one {@link shallowRow} checked. */
+  private check(row: Record<string, unknown>, type: PackedRowType): PackedMembers | string {
+    const checked = this.checked
+    this.checked = null
+    return checked !== null && checked.row === row ? checked.members : checkPackedRow(row, type)
   }
 
   /** One record already parsed (a live feed's), as if read from line `line` of the log. */
@@ -186,7 +223,7 @@ export class SessionJsonlReader {
     const first = this.count
     const malformed =
       this.handOver === undefined
-        ? decodePackedRow(row, type, line, this.sink)
+        ? decodePackedRow(row, type, line, this.sink, this.check(row, type))
         : this.handMembers(row, type, line)
     if (malformed !== null) return this.badLine(line, `malformed ${type} row: ${malformed}`)
     this.checkSeq(row['seq0'] as number, this.count - first, line, first)
@@ -194,7 +231,7 @@ export class SessionJsonlReader {
 
   /** decodePackedRow for a hand-over: the members go out without an event object each. */
   private handMembers(row: Record<string, unknown>, type: PackedRowType, line: number): string | null {
-    const members = checkPackedRow(row, type)
+    const members = this.check(row, type)
     if (typeof members === 'string') return members
     const { seq0, dt, turn, step, payload } = members
     this.handed += payload.length
@@ -329,3 +366,33 @@ function isString(value: unknown): value is string {
 function isNumber(value: unknown): value is number {
   return typeof value === 'number'
 }
+
+/** A JSON value that holds no array or object. */
+function isFlat(value: unknown): boolean {
+  return typeof value !== 'object' || value === null
+}
+
+/**
+ * Whether a value nests at most {@link FEW_LEVELS} arrays and objects, found by visiting at most {@link FEW_NODES}
+ * of them (false when it would take more): a long line of one chunk event (a block-end holding its block's text)
+ * need not be scanned for depth then.
+ */
+function fewLevels(value: unknown): boolean {
+  const stack: unknown[] = [value]
+  const depths: number[] = [1]
+  for (let seen = 1; stack.length > 0;) {
+    const item = stack.pop()
+    const depth = depths.pop()!
+    if (typeof item !== 'object' || item === null) continue
+    if (depth > FEW_LEVELS || (Array.isArray(item) && item.length > FEW_NODES)) return false
+    for (const child of Object.values(item)) {
+      if (++seen > FEW_NODES) return false
+      stack.push(child)
+      depths.push(depth + 1)
+    }
+  }
+  return true
+}
+
+const FEW_LEVELS = 8
+const FEW_NODES = 64
