@@ -25,19 +25,12 @@ async function workerMessages(text: string | Uint8Array<ArrayBuffer>): Promise<L
   const request: LoadRequest =
     typeof text === 'string'
       ? { type: 'load-text', text, name: 'input' }
-      : { type: 'load-file', file: new Blob(pieces(text)), name: 'input' }
+      : { type: 'load-file', file: new Blob([text]), name: 'input' }
   await runLoad(request, (message) => messages.push(structuredClone(message)))
   return messages
 }
 
 const encode = (text: string) => new TextEncoder().encode(text)
-
-/** A file's bytes in the 64 KiB pieces a browser's stream gives (Node's gives a Blob's parts as they are). */
-function pieces(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>[] {
-  const out: Uint8Array<ArrayBuffer>[] = []
-  for (let at = 0; at < bytes.length; at += 1 << 16) out.push(bytes.subarray(at, at + (1 << 16)))
-  return out
-}
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 

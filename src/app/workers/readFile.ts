@@ -12,9 +12,9 @@ const REPORT_EVERY = 4 << 20
 
 /**
  * A big session log or chunk NDJSON file read, decoded and parsed in pieces as its bytes come (docs/ARCHITECTURE.md,
- * "How chunks are held"): its first MiB decides the format (formats/columnSource.ts `pieceFormat`), then each
- * piece the file's stream gives is decoded (one streaming TextDecoder, so a character split between two pieces
- * decodes as one) and its complete lines parsed before the next is awaited. Reading thus overlaps parsing, and
+ * "How chunks are held"): its first MiB decides the format (formats/columnSource.ts `pieceFormat`), then the rest
+ * comes in pieces of a MiB, the next asked for before one is decoded (one streaming TextDecoder, so a character
+ * split between two pieces decodes as one) and its complete lines parsed. Reading thus overlaps parsing, and
  * neither the file's bytes nor its text is ever held whole. Null when the file must be read whole instead, as
  * readInput reads it: it is small, a binary container, of another format, not UTF-8 throughout (readInput's
  * decoding then names the first bad byte, as for any file), or the reader gave up on the columns.
@@ -79,17 +79,24 @@ function decodeOrNull(decoder: TextDecoder, bytes?: Uint8Array): string | null {
   }
 }
 
-/** A Blob's bytes in the pieces its stream gives. */
+/** Bytes read at a time: a MiB, so that a piece's decoding and parsing costs more than asking for the next. */
+const PIECE_BYTES = 1 << 20
+
+/**
+ * A Blob's bytes in pieces of {@link PIECE_BYTES}, each asked for before the last is handed out: the browser reads
+ * the next piece while this thread decodes and parses the one before.
+ */
 async function* pieces(blob: Blob): AsyncIterable<Uint8Array> {
-  const reader = blob.stream().getReader()
-  try {
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      yield value
+  const read = (at: number) => blob.slice(at, at + PIECE_BYTES).arrayBuffer()
+  let next = read(0)
+  // A read abandoned with the rest of the file (a byte that is not UTF-8) may fail unawaited.
+  next.catch(() => {})
+  for (let at = 0; at < blob.size; at += PIECE_BYTES) {
+    const bytes = new Uint8Array(await next)
+    if (at + PIECE_BYTES < blob.size) {
+      next = read(at + PIECE_BYTES)
+      next.catch(() => {})
     }
-  } finally {
-    // Leaving early (a byte that is not UTF-8) lets go of the rest of the file.
-    void reader.cancel().catch(() => {})
+    yield bytes
   }
 }
