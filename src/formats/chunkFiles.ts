@@ -75,6 +75,7 @@ export function readChunkNdjson(text: string, onProgress?: ProgressHook): ChunkF
  * before it), each skipped line to `diagnostics`. The column reader (columnSource.ts) shares it, so both report alike.
  * `held`, when given, takes the values nothing would be reported about (its `code` is not 0 for them), which then
  * skip the checks; runs of such lines are parsed with one JSON.parse call each (flatRuns.ts), every other line alone.
+ * `from` and `visited` are json.ts `eachLine`'s (a text read in pieces).
  */
 export function eachNdjsonChunk(
   text: string,
@@ -82,6 +83,8 @@ export function eachNdjsonChunk(
   take: (chunk: AnyChunk) => void,
   onProgress?: ProgressHook,
   held?: FlatTaker,
+  from = 0,
+  visited = 0,
 ): void {
   const readLine = (line: string, number: number): void => {
     if (isBlank(line)) return
@@ -98,8 +101,8 @@ export function eachNdjsonChunk(
     if (code !== 0) held!.take(parsed.value, code)
     else if (keep(parsed.value, 'line', number, diagnostics)) take(parsed.value)
   }
-  if (held === undefined) eachLine(text, readLine, onProgress)
-  else eachFlatRun(text, readLine, held, onProgress)
+  if (held === undefined) eachLine(text, readLine, onProgress, from, visited)
+  else eachFlatRun(text, readLine, held, onProgress, from, visited)
 }
 
 /**

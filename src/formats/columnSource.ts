@@ -4,12 +4,14 @@ import { COLUMN_BATCH, ColumnWriter, heldChunkCode } from '../core/columnWriter'
 import { buildStreamSession, SessionSegmenter } from '../core/session'
 import { isRecord } from '../core/base/isRecord'
 import { eachNdjsonChunk, noChunks } from './chunkFiles'
+import type { FlatTaker } from './flatRuns'
 import { detectFormat } from './registry'
 import { eachLine, isBlank, type ProgressHook } from './json'
 import { loadSource } from './load'
 import { memberChunk } from './packedRow'
 import { SessionJsonlReader } from './sessionJsonl'
 import { citationDiagnostics, eventsRoom } from './sessionSource'
+import type { AnyChunk } from '../core/protocol'
 import type { Diagnostic, LoadedSource, ReadResult } from './types'
 
 /**
@@ -47,6 +49,121 @@ export function loadColumns(
   return loadSource(text, name, onProgress)
 }
 
+/** The most of a text's start any text sniffer reads (registry.ts; the lesson sniffer's 256 Ki characters). */
+const SNIFF_CHARS = 1 << 18
+/** The most non-blank lines a sniffer parses (detect.ts). */
+const SNIFF_LINES = 20
+
+/**
+ * The format {@link loadColumns} finds for any text that starts with `start`, when that is a format whose columns
+ * are read in pieces ({@link ColumnPieces}) and the start alone decides it: it ends at a line end and holds what
+ * every sniffer looks at (docs/ARCHITECTURE.md, "How to add a format"), 256 Ki characters and 20 non-blank lines.
+ * Null otherwise: the whole text is needed then.
+ */
+export function pieceFormat(start: string): 'dsh-session-jsonl' | 'chunk-ndjson' | null {
+  if (start.length < SNIFF_CHARS || !start.endsWith('\n')) return null
+  let lines = 0
+  for (let from = 0; lines < SNIFF_LINES && from < start.length;) {
+    const end = start.indexOf('\n', from)
+    if (!isBlank(start, from, end)) lines += 1
+    from = end + 1
+  }
+  if (lines < SNIFF_LINES) return null
+  const format = detectFormat(start)
+  return format === 'dsh-session-jsonl' || format === 'chunk-ndjson' ? format : null
+}
+
+/**
+ * {@link loadColumns} for a text that comes in pieces of any length (the loading worker decodes a file while it
+ * reads it, app/workers/readFile.ts), of a format {@link pieceFormat} found from its start: the complete lines of
+ * each piece are read as it comes, so no whole text is ever held. `end()` gives what loadColumns gives for the
+ * whole text, or null where loadColumns would fall back to loadSource (the reader gave up on the columns): the
+ * whole text is needed then.
+ *
+ * @example
+ * const pieces = new ColumnPieces(pieceFormat(start)!, 'session.jsonl', file.size, sink)
+ * for await (const text of decoded) pieces.add(text)
+ * const source = pieces.end() ?? loadColumns(wholeText, 'session.jsonl')
+ */
+export class ColumnPieces {
+  private readonly reader: ColumnReader
+  /** The text after the last line end so far. */
+  private carry = ''
+  /** Lines read so far; −1 before the first. */
+  private visited = -1
+  private failed = false
+
+  /** `room`: the text's length, or a bound of it (a file's size in bytes), to size the first arrays. */
+  constructor(
+    private readonly format: 'dsh-session-jsonl' | 'chunk-ndjson',
+    private readonly name: string | undefined,
+    room: number,
+    sink?: BatchSink,
+  ) {
+    this.reader = format === 'dsh-session-jsonl' ? sessionColumns(room >> 4, sink) : ndjsonColumns(sink)
+  }
+
+  add(text: string): void {
+    const last = text.lastIndexOf('\n')
+    if (last === -1 || this.failed) {
+      if (!this.failed) this.carry += text
+      return
+    }
+    if (this.visited === -1) {
+      // The first lines from the text's very start, where eachLine drops a BOM as loadColumns's does.
+      const first = this.carry + text.slice(0, last + 1)
+      this.read(first, 0, 0)
+      this.visited = newlines(first, 0)
+    } else {
+      // The line the carry began, then the rest of the piece, each after a line end (from 1: no BOM taken).
+      const end = text.indexOf('\n')
+      this.read(`\n${this.carry}${text.slice(0, end + 1)}`, 1, this.visited)
+      this.visited += 1
+      if (last > end) {
+        const rest = text.slice(end, last + 1)
+        this.read(rest, 1, this.visited)
+        this.visited += newlines(rest, 1)
+      }
+    }
+    this.carry = text.slice(last + 1)
+  }
+
+  end(): LoadedSource | null {
+    if (this.carry !== '')
+      this.read(
+        this.visited === -1 ? this.carry : `\n${this.carry}`,
+        this.visited === -1 ? 0 : 1,
+        Math.max(0, this.visited),
+      )
+    if (this.failed) return null
+    let read: ReadResult | null = null
+    try {
+      read = this.reader.finish()
+    } catch {
+      // loadSource reads it again and turns the same failure into its message.
+    }
+    return read === null
+      ? null
+      : { format: this.format, ...(this.name !== undefined ? { name: this.name } : {}), ...read }
+  }
+
+  private read(text: string, from: number, visited: number): void {
+    if (this.failed) return
+    try {
+      this.reader.lines(text, from, visited)
+    } catch {
+      this.failed = true
+    }
+  }
+}
+
+/** How many line ends `text` has from `from` on. */
+function newlines(text: string, from: number): number {
+  let count = 0
+  for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) count += 1
+  return count
+}
+
 /**
  * Told of each batch as soon as it is full, while the rest of the text is read: the loading worker posts it then,
  * so the page can replay a stream's first chunks while its last ones are parsed (app/open/earlyReplay.ts). The
@@ -77,6 +194,23 @@ export function readSessionColumns(
   onProgress?: ProgressHook,
   sink?: BatchSink,
 ): ReadResult | null {
+  const reader = sessionColumns(eventsRoom(text), sink)
+  reader.lines(text, 0, 0, onProgress)
+  return reader.finish()
+}
+
+/**
+ * What a column reader does with its text: `lines(text, from, visited, onProgress)` reads the lines of `text` from
+ * `from` on (each piece of a text that comes in pieces ends at a line end, but the last; `visited` lines came
+ * before, and a piece after the first starts with the line end before it, `from` 1, so that no character of the
+ * text is taken for a leading BOM but the first: json.ts `eachLine`), `finish()` gives the result.
+ */
+type ColumnReader<Result = ReadResult | null> = {
+  lines(text: string, from: number, visited: number, onProgress?: ProgressHook): void
+  finish(): Result
+}
+
+function sessionColumns(room: number, sink?: BatchSink): ColumnReader {
   const streams: RowList[] = []
   const rowsOf = (stream: number) => streams[stream]?.view() ?? new Int32Array(0)
   const writer = new ColumnWriter(
@@ -87,7 +221,7 @@ export function readSessionColumns(
   /** The chunk object the segmenter is being given: it hands over that very object unless it wraps it. */
   let given: unknown
   let own = true
-  const segmenter = new SessionSegmenter(eventsRoom(text), (stream, chunk) => {
+  const segmenter = new SessionSegmenter(room, (stream, chunk) => {
     if (chunk !== given) own = false
     ;(streams[stream] ??= new RowList()).push(writer.length - 1)
   })
@@ -121,42 +255,60 @@ export function readSessionColumns(
         new RowList()).pushRun(first, count)
     },
   })
-  eachLine(text, (line, number, terminated) => reader.read({ number, text: line, terminated }), onProgress)
-  if (!ordered || !own) return null
-  const read = reader.result()
-  const diagnostics = read.diagnostics
-  if (read.header === null && writer.length === 0) {
-    diagnostics.push({ severity: 'error', message: 'no session header and no events could be read' })
-    return { diagnostics, sessions: [] }
+  const visit = (line: string, number: number, terminated: boolean) =>
+    reader.read({ number, text: line, terminated })
+  return {
+    lines: (text, from, visited, onProgress) => {
+      eachLine(text, visit, onProgress, from, visited)
+    },
+    finish: () => {
+      if (!ordered || !own) return null
+      const read = reader.result()
+      const diagnostics = read.diagnostics
+      if (read.header === null && writer.length === 0) {
+        diagnostics.push({ severity: 'error', message: 'no session header and no events could be read' })
+        return { diagnostics, sessions: [] }
+      }
+      const session = segmenter.session(read.header, [])
+      const events = batchesOf(writer.finish())
+      const held: HeldStream[] = session.streams.map((_, stream) => streams[stream]!.array())
+      holdSession(session, events, writer.whole, held)
+      diagnostics.push(...citationDiagnostics(session))
+      return { diagnostics, sessions: [session] }
+    },
   }
-  const session = segmenter.session(read.header, [])
-  const events = batchesOf(writer.finish())
-  const held: HeldStream[] = session.streams.map((_, stream) => streams[stream]!.array())
-  holdSession(session, events, writer.whole, held)
-  diagnostics.push(...citationDiagnostics(session))
-  return { diagnostics, sessions: [session] }
 }
 
 /** Chunk NDJSON read as readChunkNdjson reads it, each kept chunk written as a row of its one stream. */
 export function readNdjsonColumns(text: string, onProgress?: ProgressHook, sink?: BatchSink): ReadResult {
+  const reader = ndjsonColumns(sink)
+  reader.lines(text, 0, 0, onProgress)
+  return reader.finish()
+}
+
+function ndjsonColumns(sink?: BatchSink): ColumnReader<ReadResult> {
   const writer = new ColumnWriter(
     false,
     COLUMN_BATCH,
     sink && ((columns) => sink({ kind: 'chunks', columns })),
   )
   const diagnostics: Diagnostic[] = []
-  eachNdjsonChunk(
-    text,
-    diagnostics,
-    (chunk) => writer.sourced(writer.length, null, chunk),
-    onProgress,
-    // A chunk the columns hold as numbers has every field of its type: no check would report it.
-    { code: heldChunkCode, take: (value, code) => writer.sourcedHeld(writer.length, null, value, code) },
-  )
-  if (writer.length === 0) return noChunks(diagnostics)
-  const session = buildStreamSession([])
-  holdSession(session, new RowBatches(), [], [batchesOf(writer.finish())])
-  return { diagnostics, sessions: [session] }
+  const take = (chunk: AnyChunk) => writer.sourced(writer.length, null, chunk)
+  // A chunk the columns hold as numbers has every field of its type: no check would report it.
+  const held: FlatTaker = {
+    code: heldChunkCode,
+    take: (value, code) => writer.sourcedHeld(writer.length, null, value, code),
+  }
+  return {
+    lines: (text, from, visited, onProgress) =>
+      eachNdjsonChunk(text, diagnostics, take, onProgress, held, from, visited),
+    finish: () => {
+      if (writer.length === 0) return noChunks(diagnostics)
+      const session = buildStreamSession([])
+      holdSession(session, new RowBatches(), [], [batchesOf(writer.finish())])
+      return { diagnostics, sessions: [session] }
+    },
+  }
 }
 
 function batchesOf(columns: readonly Columns[]): RowBatches {

@@ -16,7 +16,7 @@ export type FlatTaker = {
 
 /**
  * The lines of a text as {@link eachLine} visits them (a leading BOM skipped, a trailing `\r` dropped, numbered from
- * 1), except that runs of lines that look like flat JSON objects are parsed with one JSON.parse call: for short lines
+ * 1, or from `from` after `visited` lines as eachLine's), except that runs of lines that look like flat JSON objects are parsed with one JSON.parse call: for short lines
  * (chunk NDJSON, ~70 characters) the cost per call is a large share of the parse.
  *
  * A run of n lines is parsed as `[[L1]\n,[L2]\n,…,[Ln]]`. A JSON string cannot hold a raw newline, so no string
@@ -34,13 +34,15 @@ export function eachFlatRun(
   visit: (line: string, number: number) => void,
   flat: FlatTaker,
   onProgress?: ProgressHook,
+  from = 0,
+  visited = 0,
 ): void {
   /** Where each line of the run being gathered ends (its `\n`). */
   const ends = new Int32Array(RUN)
   const codes = new Uint8Array(RUN)
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  let number = 0
-  let reported = 0
+  let pos = from === 0 && text.charCodeAt(0) === 0xfeff ? 1 : from
+  let number = visited
+  let reported = from
   while (pos < text.length) {
     if (onProgress !== undefined && pos - reported >= PROGRESS_EVERY) {
       onProgress(pos, text.length)

@@ -29,20 +29,60 @@ export function loadInBackground(
     return readInput(request, (phase, done, total) => onProgress({ phase, done, total }), options.sqlJs)
   }
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../workers/loadWorker.ts', import.meta.url), { type: 'module' })
+    const worker = takeWorker()
     const receiver = new LoadReceiver(onProgress)
+    const ended = () => {
+      worker.terminate()
+      whenIdle(prepareLoadWorker)
+    }
     worker.onmessage = (event: MessageEvent<LoadResponse>) => {
       const received = receiver.receive(event.data)
       if (received.kind === 'pending') return
-      worker.terminate()
+      ended()
       if (received.kind === 'done') resolve(received.source)
       else reject(new Error(received.message))
     }
     worker.onerror = (event) => {
-      worker.terminate()
+      ended()
       receiver.stop()
       reject(new Error(event.message || 'the loading worker failed'))
     }
     worker.postMessage(request)
   })
+}
+
+/**
+ * A loading worker started before it is needed, so that opening a file does not wait for the worker's script to
+ * load and compile (about a tenth of a second): one is kept ready, started when the opener is made and again
+ * after each load (each load has a fresh worker, whose memory goes with it).
+ */
+let spare: { readonly worker: Worker; failed: boolean } | null = null
+
+export function prepareLoadWorker(): void {
+  if (typeof Worker === 'undefined' || spare !== null) return
+  const ready = { worker: startWorker(), failed: false }
+  // A worker whose script failed to start is not handed out: the next load starts its own and reports its error.
+  ready.worker.onerror = () => {
+    ready.failed = true
+  }
+  spare = ready
+}
+
+function takeWorker(): Worker {
+  const ready = spare
+  spare = null
+  if (ready === null || ready.failed) {
+    ready?.worker.terminate()
+    return startWorker()
+  }
+  return ready.worker
+}
+
+function startWorker(): Worker {
+  return new Worker(new URL('../workers/loadWorker.ts', import.meta.url), { type: 'module' })
+}
+
+function whenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 })
+  else setTimeout(run, 500)
 }

@@ -11,18 +11,26 @@ import { loadColumns } from '../../formats/columnSource'
 import { fitToBudget } from '../workers/budget'
 import { runLoad } from '../workers/loadJob'
 import { SourceAssembler, splitSource } from '../workers/transfer'
-import type { LoadResponse } from '../workers/loadMessages'
+import type { LoadRequest, LoadResponse } from '../workers/loadMessages'
+import { decodeTextInput, withDiagnostics } from '../../formats/loadBytes'
 import { takeEarlyBuilder } from './earlyReplay'
 import { LoadReceiver } from './loadReceiver'
 
-/** The worker's messages for `text`, each through structured clone as postMessage copies it. */
-async function workerMessages(text: string): Promise<LoadResponse[]> {
+/**
+ * The worker's messages for `text` (or a file of these bytes: read, decoded and parsed in pieces,
+ * workers/readFile.ts), each through structured clone as postMessage copies it.
+ */
+async function workerMessages(text: string | Uint8Array<ArrayBuffer>): Promise<LoadResponse[]> {
   const messages: LoadResponse[] = []
-  await runLoad({ type: 'load-text', text, name: 'input' }, (message) =>
-    messages.push(structuredClone(message)),
-  )
+  const request: LoadRequest =
+    typeof text === 'string'
+      ? { type: 'load-text', text, name: 'input' }
+      : { type: 'load-file', file: new Blob([text]), name: 'input' }
+  await runLoad(request, (message) => messages.push(structuredClone(message)))
   return messages
 }
+
+const encode = (text: string) => new TextEncoder().encode(text)
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
@@ -59,21 +67,42 @@ describe('a load whose batches come while the worker reads', () => {
   const log = toSessionJsonl(streamAsSessionLog(generateStream(120_000)))
 
   it('gives the source loadSource reads, and a first pass begun early that replays like a fresh one', async () => {
-    for (const text of [log, bare(120_000)]) {
-      const messages = await workerMessages(text)
+    for (const text of [log, bare(120_000)])
+      for (const input of [text, encode(text)]) {
+        const messages = await workerMessages(input)
+        const shell = messages.findIndex((message) => message.type === 'shell')
+        expect(messages.slice(0, shell).filter((message) => message.type === 'part').length).toBeGreaterThan(
+          1,
+        )
+        const source = await receive(messages)
+        expect(source).toEqual(fitToBudget(loadSource(text, 'input')))
+        const { early, engine, attempt } = firstEngine(source)
+        expect(early).toBeGreaterThan(0)
+        const fresh = new ReplayEngine(attempt.chunks)
+        expect(engine.total).toBe(fresh.total)
+        expect(engine.effectCodes).toEqual(fresh.effectCodes)
+        expect(engine.findings).toEqual(fresh.findings)
+        expect(engine.result).toEqual(fresh.result)
+        for (const k of [0, 1, early! - 1, early!, early! + 1, fresh.total - 1, fresh.total])
+          expect(engine.seek(k)).toEqual(fresh.seek(k))
+      }
+  }, 120_000)
+
+  it('drops what came early from a file read in pieces that turns out not UTF-8 or out of seq order', async () => {
+    const bad = encode(log)
+    bad[bad.length - 100] = 0xff
+    const late = JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: 99 } })
+    for (const bytes of [bad, encode(`${log}${late}\n`)]) {
+      const messages = await workerMessages(bytes)
       const shell = messages.findIndex((message) => message.type === 'shell')
       expect(messages.slice(0, shell).filter((message) => message.type === 'part').length).toBeGreaterThan(1)
+      expect(messages[shell]).toMatchObject({ early: 0 })
+      const decoded = decodeTextInput(bytes)
       const source = await receive(messages)
-      expect(source).toEqual(fitToBudget(loadSource(text, 'input')))
-      const { early, engine, attempt } = firstEngine(source)
-      expect(early).toBeGreaterThan(0)
-      const fresh = new ReplayEngine(attempt.chunks)
-      expect(engine.total).toBe(fresh.total)
-      expect(engine.effectCodes).toEqual(fresh.effectCodes)
-      expect(engine.findings).toEqual(fresh.findings)
-      expect(engine.result).toEqual(fresh.result)
-      for (const k of [0, 1, early! - 1, early!, early! + 1, fresh.total - 1, fresh.total])
-        expect(engine.seek(k)).toEqual(fresh.seek(k))
+      expect(source).toEqual(
+        fitToBudget(withDiagnostics(loadSource(decoded.text, 'input'), decoded.diagnostics)),
+      )
+      expect(firstEngine(source).early).toBeNull()
     }
   }, 120_000)
 

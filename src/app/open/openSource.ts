@@ -6,7 +6,7 @@ import { decodeShareLink, inspectShareLink, type DecodedLink } from '../../forma
 import type { ChunkscopeStore, Origin } from '../store'
 import { fetchSource } from './fetchSource'
 import { recallFile, rememberFile } from './fileMemory'
-import { loadInBackground, type LoadInput } from './loadClient'
+import { loadInBackground, prepareLoadWorker, type LoadInput } from './loadClient'
 
 /** Where to land in the opened source: a stream key and a cursor; absent = the first stream with chunks, at its end. */
 export type At = { readonly stream?: string; readonly k?: number }
@@ -84,6 +84,7 @@ type Step = 'opened' | Failure
 export function createOpener(deps: OpenDeps): Open {
   const { store } = deps
   const files = deps.files ?? { remember: rememberFile, recall: recallFile }
+  prepareLoadWorker()
   let latest = 0
   /**
    * A place the URL named whose source this browser lacks (a `#f=` file it never saw, text pasted before a reload):

@@ -90,12 +90,15 @@ export function cutNotice(source: LoadedSource): string | null {
 function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: string } | null {
   const chunks = chunksOf(attempt)
   const indexes = new Set<unknown>()
+  /** The last index added to `indexes`: a block's chunks mostly come in a row, and one comparison is cheaper. */
+  let last: unknown
   let chars = 0
   // Chunks held as numbers are counted from their columns, without building them (a million in milliseconds).
   const held = chunks instanceof ColumnChunkList ? chunks : null
+  // Only worded once a limit is crossed: toLocaleString per chunk would cost seconds for a million (and a closure
+  // per chunk, garbage).
+  const where = (i: number) => `chunk ${count(i + 1)} (seq ${chunks.seqAt(i)})`
   for (let i = 0; i < chunks.length; i++) {
-    // Only worded once a limit is crossed: toLocaleString per chunk would cost seconds for a million.
-    const where = () => `chunk ${count(i + 1)} (seq ${chunks.seqAt(i)})`
     if (i >= limits.chunksPerStream)
       return { at: i, why: `a stream may have at most ${count(limits.chunksPerStream)} chunks here` }
     let index: unknown
@@ -116,19 +119,20 @@ function findCut(attempt: Attempt, limits: BrowserLimits): { at: number; why: st
       index = (chunk as { index?: unknown }).index
       cost = payloadCost(chunk)
     }
-    if (index !== undefined && !indexes.has(index)) {
+    if (index !== undefined && index !== last && !indexes.has(index)) {
       if (indexes.size >= limits.blocksPerStream)
         return {
           at: i,
-          why: `${where()} opens block index number ${count(indexes.size + 1)}, and a stream may have at most ${count(limits.blocksPerStream)} distinct block indexes here`,
+          why: `${where(i)} opens block index number ${count(indexes.size + 1)}, and a stream may have at most ${count(limits.blocksPerStream)} distinct block indexes here`,
         }
       indexes.add(index)
+      last = index
     }
     chars += cost
     if (chars > limits.charsPerStream)
       return {
         at: i,
-        why: `${where()} brings the stream's payload to ${count(chars)} characters and values, and a stream may carry at most ${count(limits.charsPerStream)} here`,
+        why: `${where(i)} brings the stream's payload to ${count(chars)} characters and values, and a stream may carry at most ${count(limits.charsPerStream)} here`,
       }
   }
   return null
@@ -166,7 +170,9 @@ function leafCost(value: unknown): number {
   return 0
 }
 
-const count = (n: number): string => n.toLocaleString('en')
+/** One formatter for every count (toLocaleString builds one per call: milliseconds each). */
+let counts: Intl.NumberFormat | null = null
+const count = (n: number): string => (counts ??= new Intl.NumberFormat('en')).format(n)
 
 function formatSize(bytes: number): string {
   if (bytes >= 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GiB`
