@@ -74,6 +74,15 @@ describe('decodePieces', () => {
       // The head itself ending inside a character.
       const inside = charOf(bytes, HEAD, 4) + 2
       expect(await split(bytes, inside, [])).toStrictEqual(expected)
+      // A line that starts with a U+FEFF (no BOM there: kept, and named in the line's diagnostic), with a piece
+      // starting right before it and inside its bytes.
+      const start = bytes.indexOf(0x0a, HEAD + 3000) + 1
+      const line = new TextEncoder().encode('\ufeffnot json\n')
+      const marked = new Uint8Array([...bytes.subarray(0, start), ...line, ...bytes.subarray(start)])
+      const markedWhole = whole(marked)
+      expect(markedWhole.diagnostics.some((d) => d.message.includes('\ufeffnot json'))).toBe(true)
+      for (const cut of [start, start + 1, start + 2, start + 3])
+        expect(await split(marked, HEAD, [cut])).toStrictEqual(markedWhole)
     }, 120_000)
 
     it(`in many random pieces (${crlf ? 'CRLF' : 'LF'})`, async () => {
