@@ -89,10 +89,12 @@ describe('a load whose batches come while the worker reads', () => {
   }, 120_000)
 
   it('drops what came early from a file read in pieces that turns out not UTF-8 or out of seq order', async () => {
-    const bad = encode(log)
+    // Longer than the first piece the worker reads after the head, so that batches are posted before the end.
+    const long = toSessionJsonl(streamAsSessionLog(generateStream(400_000)))
+    const bad = encode(long)
     bad[bad.length - 100] = 0xff
     const late = JSON.stringify({ type: 'turn/start', seq: 0, time: 1, data: { turn: 99 } })
-    for (const bytes of [bad, encode(`${log}${late}\n`)]) {
+    for (const bytes of [bad, encode(`${long}${late}\n`)]) {
       const messages = await workerMessages(bytes)
       const shell = messages.findIndex((message) => message.type === 'shell')
       expect(messages.slice(0, shell).filter((message) => message.type === 'part').length).toBeGreaterThan(1)

@@ -13,7 +13,7 @@ const REPORT_EVERY = 4 << 20
 /**
  * A big session log or chunk NDJSON file read, decoded and parsed in pieces as its bytes come (docs/ARCHITECTURE.md,
  * "How chunks are held"): its first MiB decides the format (formats/columnSource.ts `pieceFormat`), then the rest
- * comes in pieces of a MiB, the next asked for before one is decoded (whole lines at a time, so no character is
+ * comes in pieces of 4 MiB, the next asked for before one is decoded (whole lines at a time, so no character is
  * split) and its lines parsed. Reading thus overlaps parsing, and neither the file's bytes nor its text is ever
  * held whole. Null when the file must be read whole instead, as readInput reads it: it is small, a binary
  * container, of another format, not UTF-8 throughout (readInput's decoding then names the first bad byte, as for any
@@ -126,8 +126,8 @@ function joined(parts: readonly Uint8Array[]): Uint8Array {
   return out
 }
 
-/** Bytes read at a time: a MiB, so that a piece's decoding and parsing costs more than asking for the next. */
-const PIECE_BYTES = 1 << 20
+/** Bytes read at a time: a few MiB, so that a piece's decoding and parsing costs more than asking for the next. */
+const PIECE_BYTES = 4 << 20
 
 /**
  * A Blob's bytes in pieces of {@link PIECE_BYTES}, each asked for before the last is handed out: the browser reads
