@@ -146,8 +146,14 @@ function writeOffsets8(
   used: Uint8Array,
   rows: Uint8Array,
 ): void {
-  for (let i = 0; i < values.length; i++)
-    if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - bases[i >> BLOCK_SHIFT]!
+  // Per block, its base read once; rows alone when they are what is used (seqs, lines).
+  for (let block = 0, from = 0; from < values.length; block++, from += BLOCK) {
+    const base = bases[block]!
+    const to = Math.min(values.length, from + BLOCK)
+    if (used === rows) {
+      for (let i = from; i < to; i++) if (rows[i] !== 0) offsets[i] = values[i]! - base
+    } else for (let i = from; i < to; i++) if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - base
+  }
 }
 
 function writeOffsets16(
@@ -157,8 +163,13 @@ function writeOffsets16(
   used: Uint8Array,
   rows: Uint8Array,
 ): void {
-  for (let i = 0; i < values.length; i++)
-    if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - bases[i >> BLOCK_SHIFT]!
+  for (let block = 0, from = 0; from < values.length; block++, from += BLOCK) {
+    const base = bases[block]!
+    const to = Math.min(values.length, from + BLOCK)
+    if (used === rows) {
+      for (let i = from; i < to; i++) if (rows[i] !== 0) offsets[i] = values[i]! - base
+    } else for (let i = from; i < to; i++) if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - base
+  }
 }
 
 function writeNullableOffsets16(
@@ -168,10 +179,14 @@ function writeNullableOffsets16(
   used: Uint8Array,
   rows: Uint8Array,
 ): void {
-  for (let i = 0; i < values.length; i++) {
-    if (used[i] === 0 || rows[i] === 0) continue
-    const value = values[i]!
-    offsets[i] = value !== value ? NULL_TIME : value - bases[i >> BLOCK_SHIFT]!
+  for (let block = 0, from = 0; from < values.length; block++, from += BLOCK) {
+    const base = bases[block]!
+    const to = Math.min(values.length, from + BLOCK)
+    for (let i = from; i < to; i++) {
+      if (used[i] === 0 || rows[i] === 0) continue
+      const value = values[i]!
+      offsets[i] = value !== value ? NULL_TIME : value - base
+    }
   }
 }
 
