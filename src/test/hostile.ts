@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import initSqlJs, { type SqlJsStatic } from 'sql.js'
+import { concatBytes } from '../core/base/concatBytes'
 import { readCorpus } from './corpus'
 
 /**
@@ -47,15 +48,8 @@ export function rawZstdFrame(text: string): Uint8Array {
   return Uint8Array.from(parts)
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+/** The parts as one array (tests build hostile files from pieces). */
+export const concat = concatBytes
 
 /**
  * Raw deflate of `byte` followed by `matches` copies of "repeat the last 258 bytes" (distance 1): one fixed-Huffman

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../core/base/concatBytes'
 import { ColumnPieces, pieceFormat, type BatchSink } from '../../formats/columnSource'
 import { isBinaryContainer } from '../../formats/loadBytes'
 import type { LoadedSource } from '../../formats/types'
@@ -86,7 +87,7 @@ class LineBytes {
    * pieces; false if it is not UTF-8.
    */
   read(take: (text: string) => void, bytes?: Uint8Array): boolean {
-    if (bytes === undefined) return this.decode(joined(this.pending), take)
+    if (bytes === undefined) return this.decode(concatBytes(this.pending), take)
     const last = bytes.lastIndexOf(0x0a)
     if (last === -1) {
       this.pending.push(bytes)
@@ -95,7 +96,7 @@ class LineBytes {
     let from = 0
     if (this.pending.length > 0) {
       from = bytes.indexOf(0x0a) + 1
-      if (!this.decode(joined([...this.pending, bytes.subarray(0, from)]), take)) return false
+      if (!this.decode(concatBytes([...this.pending, bytes.subarray(0, from)]), take)) return false
     }
     this.pending = last + 1 === bytes.length ? [] : [bytes.subarray(last + 1)]
     return this.decode(bytes.subarray(from, last + 1), take)
@@ -112,18 +113,6 @@ class LineBytes {
       return false
     }
   }
-}
-
-/** The parts as one array (a copy only when there are several). */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
 }
 
 /** Bytes read at a time: a few MiB, so that a piece's decoding and parsing costs more than asking for the next. */

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { commonEnds } from './commonEnds'
+import { concatBytes } from './concatBytes'
 import { crc32 } from './crc32'
 import { isRecord } from './isRecord'
 import { partitionPoint } from './partitionPoint'
@@ -81,6 +82,24 @@ describe('isRecord', () => {
       false,
       false,
     ])
+  })
+})
+
+describe('concatBytes', () => {
+  it('joins any parts in order, and gives a view on part of a buffer a buffer of its own', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 20 }), { maxLength: 6 }), fc.nat(4), (parts, cut) => {
+        // One part alone (cut 0 or 1) or all; some parts are views into a larger buffer, as a stream's pieces may be.
+        const taken = cut <= 1 ? parts.slice(0, 1) : parts
+        const views = taken.map((part, i) =>
+          (i + cut) % 2 === 1 ? Uint8Array.from([9, ...part, 9]).subarray(1, 1 + part.length) : part,
+        )
+        const joined = concatBytes(views)
+        expect([...joined]).toEqual(taken.flatMap((part) => [...part]))
+        expect(joined.byteOffset).toBe(0)
+        expect(joined.byteLength).toBe(joined.buffer.byteLength)
+      }),
+    )
   })
 })
 

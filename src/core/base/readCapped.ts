@@ -1,3 +1,5 @@
+import { concatBytes } from './concatBytes'
+
 /** A whole stream's bytes, or how many had arrived when it passed the cap. */
 export type CappedRead = { readonly bytes: Uint8Array<ArrayBuffer> } | { readonly over: number }
 
@@ -29,11 +31,5 @@ export async function readCapped(
     parts.push(value)
     onRead?.(loaded)
   }
-  const bytes = new Uint8Array(loaded)
-  let at = 0
-  for (const part of parts) {
-    bytes.set(part, at)
-    at += part.length
-  }
-  return { bytes }
+  return { bytes: concatBytes(parts) }
 }
