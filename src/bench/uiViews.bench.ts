@@ -18,6 +18,40 @@ const N = Number(process.env['BENCH_UI_CHUNKS'] ?? 1_000_000)
 const LOG_MB = Number(process.env['BENCH_UI_LOG_MB'] ?? 100)
 const PORT = Number(process.env['BENCH_VIEWS_PORT'] ?? 5311)
 const STEPS = 30
+/**
+ * A folder to write a Chromium trace of each step run and of the expands into (Perfetto or DevTools read them):
+ * the main thread's tasks, style, layout and paint with what invalidated them, the compositor's commit, raster and
+ * draw, viz's draw, and each Event Timing entry. Tracing slows every thread: read the trace's shape and counts,
+ * not the figures printed beside it.
+ */
+const TRACE_DIR = process.env['BENCH_UI_TRACE']
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-devtools.timeline.invalidationTracking',
+  'blink',
+  'cc',
+  'viz',
+  'benchmark',
+]
+
+/** Runs `work` inside a trace written to TRACE_DIR/name.json when BENCH_UI_TRACE is set. */
+async function traced<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  if (TRACE_DIR === undefined) return work()
+  await page
+    .context()
+    .browser()!
+    .startTracing(page, {
+      path: join(TRACE_DIR, `${name}.json`),
+      categories: TRACE_CATEGORIES,
+    })
+  try {
+    return await work()
+  } finally {
+    await page.context().browser()!.stopTracing()
+  }
+}
 const QUERY = 'call_04000'
 
 /** 1M chunks with tool-call ids numbered per call (`call_04000`), 80 deltas per block: ~4,000 tool calls. */
@@ -94,10 +128,12 @@ async function steps(page: Page, label: string): Promise<Row[]> {
   await painted(page)
   const since = await page.evaluate(() => performance.now())
   const times: number[] = []
-  for (let i = 0; i < STEPS; i++) {
-    await page.keyboard.press('ArrowRight')
-    times.push(await painted(page))
-  }
+  await traced(page, `steps ${label}`, async () => {
+    for (let i = 0; i < STEPS; i++) {
+      await page.keyboard.press('ArrowRight')
+      times.push(await painted(page))
+    }
+  })
   const entries = await eventTiming(page, since, 'keydown')
   return [
     {
@@ -175,12 +211,14 @@ async function outline(page: Page): Promise<Row[]> {
   const times: number[] = []
   const collapsed = tree.locator('[role="treeitem"][aria-expanded="false"][aria-level="1"]')
   const since = await page.evaluate(() => performance.now())
-  for (let i = 0; i < 5; i++) {
-    const turn = collapsed.nth(i + 1)
-    if ((await turn.count()) === 0) break
-    await turn.click()
-    times.push(await painted(page))
-  }
+  await traced(page, 'expand', async () => {
+    for (let i = 0; i < 5; i++) {
+      const turn = collapsed.nth(i + 1)
+      if ((await turn.count()) === 0) break
+      await turn.click()
+      times.push(await painted(page))
+    }
+  })
   // As INP measures a click: each of its events from its own timestamp to the next paint (the press→release time
   // of Playwright's click is not in it, as a user's hold is not).
   const clicks = (
