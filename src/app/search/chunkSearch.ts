@@ -6,7 +6,8 @@ import { SearchIndexBuilder, searchIndex, type FieldsOf, type SearchIndex } from
 export type ChunkSearchOptions = {
   /**
    * Yields to the host between indexing slices (a macrotask in the browser, so the page can paint); it may resolve
-   * with how long the next slice can run (what is left of an idle period), else the slice runs `sliceMs`.
+   * with how long the next slice can run (what is left of an idle period), else the slice runs `sliceMs`. A query
+   * does not wait for it: the slices then follow each other as tasks.
    */
   readonly yieldToHost?: () => Promise<number | void>
   /** Indexing slice length. */
@@ -36,6 +37,8 @@ export class ChunkSearch {
   private disposed = false
   /** A query is waiting for the index: the slices then follow each other as tasks, not idle periods. */
   private hurry = false
+  /** Ends the wait for the host early (a query came while the indexing was waiting). */
+  private wake: (() => void) | null = null
   private latest = 0
   private readonly waiting = new Map<number, (hits: Int32Array | null) => void>()
 
@@ -67,7 +70,10 @@ export class ChunkSearch {
       while (!builder.advance(budget, inputPending)) {
         if (worker !== null) send()
         // A busy machine may have no idle period for a long while; a waiting query does not wait for one.
-        const offered = await (this.hurry ? nextTask() : yieldToHost())
+        const offered = await (this.hurry
+          ? nextTask()
+          : Promise.race([yieldToHost(), new Promise<void>((resolve) => (this.wake = resolve))]))
+        this.wake = null
         budget = this.hurry
           ? Math.max(sliceMs, HURRY_SLICE_MS)
           : typeof offered === 'number'
@@ -88,6 +94,7 @@ export class ChunkSearch {
     const id = ++this.latest
     for (const [older, resolve] of this.waiting) if (older < id) resolve(null)
     this.hurry = true
+    this.wake?.()
     const local = await this.ready
     if (this.disposed || id !== this.latest) return null
     if (this.worker === null) return local === null ? null : searchIndex(local, query)

@@ -77,4 +77,21 @@ describe('the timeline search index', () => {
     search.dispose()
     expect(await search.find('call_2')).toBeNull()
   })
+  it('a query does not wait for the host: indexing held back (the user stepping) resumes at once for it', async () => {
+    const stream = generateStream(3_000, 40)
+    let yields = 0
+    const search = new ChunkSearch(stream, searchFields, {
+      // A host that never offers time again after the first slice, as a page that keeps getting keys.
+      yieldToHost: () => {
+        yields += 1
+        return new Promise<void>(() => {})
+      },
+      sliceMs: 0,
+    })
+    await Promise.resolve()
+    expect(yields).toBe(1)
+    expect([...((await search.find('call_2')) ?? [])]).toEqual(matching(stream, 'call_2'))
+    expect(yields).toBe(1)
+    search.dispose()
+  })
 })

@@ -1,22 +1,26 @@
 import { useCallback, useEffect, useRef } from 'react'
 import { ChunkSearch } from '../../app/search/chunkSearch'
 import type { ReplayEngine } from '../../core/ReplayEngine'
-import { inputPending } from '../idleSlices'
+import { inputPending, whenQuiet } from '../idleSlices'
 import { searchFields } from './describeChunk'
 
 /**
- * Waits for an idle period (after a frame, when no input is pending) where the browser has them, and resolves with
- * the time left in it (none when it came by the timeout: the slice then runs its own length).
+ * Waits until the user is not stepping, then for an idle period (after a frame, when no input is pending) where the
+ * browser has them, and resolves with the time left in it (none when it came by the timeout: the slice then runs
+ * its own length). Like the other background work (idleSlices.ts), indexing leaves a stepping page the whole
+ * machine: on two cores a slice run between two steps takes the CPU the step's raster and draw need.
  */
 function idle(): Promise<number | void> {
   return new Promise((resolve) =>
-    typeof requestIdleCallback === 'function'
-      ? requestIdleCallback(
-          (deadline) =>
-            resolve(deadline.didTimeout ? undefined : Math.max(MIN_SLICE_MS, deadline.timeRemaining())),
-          { timeout: 200 },
-        )
-      : setTimeout(resolve, 0),
+    whenQuiet(
+      (deadline) =>
+        resolve(
+          deadline === undefined || deadline.didTimeout
+            ? undefined
+            : Math.max(MIN_SLICE_MS, deadline.timeRemaining()),
+        ),
+      200,
+    ),
   )
 }
 
