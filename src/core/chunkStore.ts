@@ -57,18 +57,30 @@ export class RowMap {
   /** The run the last lookup landed in: the engine's pass and steps read positions in order. */
   private last = 0
 
-  constructor(rows: Int32Array) {
+  /**
+   * `runs`: the rows' runs when the caller kept them as it wrote the rows (formats/columnSource.ts): `runs.pos[r]`
+   * is the position run r starts at (`runs.pos[count]` the rows' length), `runs.row[r]` its first row, each run
+   * ending where the next one's rows stop following on. They are not scanned for again then.
+   */
+  constructor(rows: Int32Array, runs?: RowRunList) {
     this.length = rows.length
-    let runs = 0
-    for (let pos = 0; pos < rows.length; pos++) if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) runs += 1
-    if (runs * 2 >= rows.length) {
+    let count = runs?.count ?? 0
+    if (runs === undefined)
+      for (let pos = 0; pos < rows.length; pos++)
+        if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) count += 1
+    if (count * 2 >= rows.length) {
       this.rows = rows
       this.runPos = this.runRow = null
       return
     }
     this.rows = null
-    const runPos = new Int32Array(runs + 1)
-    const runRow = new Int32Array(runs)
+    if (runs !== undefined) {
+      this.runPos = runs.pos.slice(0, count + 1)
+      this.runRow = runs.row.slice(0, count)
+      return
+    }
+    const runPos = new Int32Array(count + 1)
+    const runRow = new Int32Array(count)
     let run = 0
     for (let pos = 0; pos < rows.length; pos++)
       if (pos === 0 || rows[pos] !== rows[pos - 1]! + 1) {
@@ -76,7 +88,7 @@ export class RowMap {
         runRow[run] = rows[pos]!
         run += 1
       }
-    runPos[runs] = rows.length
+    runPos[count] = rows.length
     this.runPos = runPos
     this.runRow = runRow
   }
@@ -98,6 +110,9 @@ export class RowMap {
     return this.runRow![run]! + (pos - runPos[run]!)
   }
 }
+
+/** The runs of consecutive rows a {@link RowMap} is made of, as a writer of the rows kept them (see its constructor). */
+export type RowRunList = { readonly pos: Int32Array; readonly row: Int32Array; readonly count: number }
 
 /**
  * A stream's chunks over rows held as columns: every row of a batch of sourced chunks (`positions` null), or the
@@ -232,12 +247,16 @@ export function holdSession(
   events: RowBatches,
   whole: readonly SessionEvent[],
   streams: readonly HeldStream[],
+  /** Per stream held as rows, those rows' runs when the caller kept them (RowMap's constructor). */
+  runs: readonly (RowRunList | undefined)[] = [],
 ): void {
   if (events.length > 0) {
     holdEvents(session, { count: events.length, whole })
     defineLazy(session, 'events', () => eventsOf(events))
   }
-  const lists = session.streams.map((attempt, index) => holdStream(session, attempt, events, streams[index]!))
+  const lists = session.streams.map((attempt, index) =>
+    holdStream(session, attempt, events, streams[index]!, runs[index]),
+  )
   heldSessions.set(session, { events, streams, lists })
 }
 
@@ -247,9 +266,13 @@ function holdStream(
   attempt: Session['streams'][number],
   events: RowBatches,
   held: HeldStream,
+  runs?: RowRunList,
 ): ChunkList {
   const rows = held instanceof Int32Array ? held : null
-  const list = new ColumnChunkList(rows === null ? (held as RowBatches) : events, rows && new RowMap(rows))
+  const list = new ColumnChunkList(
+    rows === null ? (held as RowBatches) : events,
+    rows && new RowMap(rows, runs),
+  )
   holdChunks(attempt, list)
   const build =
     rows === null

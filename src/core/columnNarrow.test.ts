@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { BlockRanges, blocked, IntegerRange, integerWidth } from './columnNarrow'
+import { BlockRanges, blocked, IntegerRange, integerWidth, NarrowColumn, narrowTo } from './columnNarrow'
 import { BLOCK } from './columns'
 import { SeqRuns } from './seqRuns'
 
@@ -114,6 +114,34 @@ describe('runs of seqs ≡ one entry per event', () => {
         }
         const byOwner = runs.seqsByOwner(3).map((list) => Array.from(list))
         expect(byOwner).toStrictEqual([0, 1, 2].map((o) => seqs.filter((_, i) => owners[i] === o)))
+      }),
+    )
+  })
+})
+
+describe('NarrowColumn', () => {
+  it('holds what narrowTo of the same rows written as doubles holds, array type and values, −0 and NaN included', () => {
+    // Rows written one by one or filled as runs, in any order, some never written (0), the batch maybe cut short.
+    const write = fc.record({ value, from: fc.nat({ max: 40 }), count: fc.integer({ min: 1, max: 5 }) })
+    fc.assert(
+      fc.property(fc.array(write, { maxLength: 30 }), fc.nat({ max: 50 }), (writes, cut) => {
+        const length = 50
+        const doubles = new Float64Array(length)
+        const range = new IntegerRange()
+        const narrow = new NarrowColumn(length)
+        for (const { value, from, count } of writes) {
+          doubles.fill(value, from, from + count)
+          range.note(value)
+          if (count === 1) narrow.set(from, value)
+          else narrow.fill(value, from, from + count)
+        }
+        narrow.cut(cut)
+        const expected = narrowTo(doubles.slice(0, cut), range.width())
+        expect(narrow.values.constructor).toBe(expected.constructor)
+        expect([...narrow.values].map(String)).toStrictEqual([...expected].map(String))
+        expect([...narrow.values].some((v) => Object.is(v, -0))).toBe(
+          [...expected].some((v) => Object.is(v, -0)),
+        )
       }),
     )
   })

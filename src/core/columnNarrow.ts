@@ -212,6 +212,58 @@ export class IntegerRange {
   }
 }
 
+/**
+ * A column narrowed whole (turns, steps) written at the narrowest width the values so far allow, each value noted
+ * in an {@link IntegerRange} as it comes: when one does not fit, the rows so far are copied into the next width up.
+ * `values` is then what {@link narrowTo} of the same rows written as doubles would give (unwritten rows 0), without
+ * the batch's doubles written and copied again (a packed row, docs/protocol.md §7, fills hundreds of rows at once).
+ */
+export class NarrowColumn {
+  values: NumberColumn
+  private readonly range = new IntegerRange()
+  private width: 1 | 2 | 4 | 8 = 1
+
+  constructor(length: number) {
+    this.values = new Uint8Array(length)
+  }
+
+  /** Row `i` holds `value`. */
+  set(i: number, value: number): void {
+    this.fit(value)
+    this.values[i] = value
+  }
+
+  /** Rows `from` … `to` − 1 hold `value`. */
+  fill(value: number, from: number, to: number): void {
+    this.fit(value)
+    this.values.fill(value, from, to)
+  }
+
+  /** The first `length` rows in an array of their own (a writer's last batch is short). */
+  cut(length: number): void {
+    this.values = this.values.slice(0, length)
+  }
+
+  private fit(value: number): void {
+    this.range.note(value)
+    const width = this.range.width()
+    if (width === this.width) return
+    // Widths only grow: the range takes in each value and never lets one go.
+    const length = this.values.length
+    const values =
+      width === 2
+        ? new Uint16Array(length)
+        : width === 4
+          ? new Int32Array(length)
+          : width === 8
+            ? new Float64Array(length)
+            : new Uint8Array(length)
+    values.set(this.values)
+    this.values = values
+    this.width = width
+  }
+}
+
 export type BlockedColumn = {
   values: Uint8Array | Uint16Array
   bases: Float64Array

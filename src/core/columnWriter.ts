@@ -3,9 +3,9 @@ import type { PackedRowType, SessionEvent } from './session'
 import { CHUNK, INTERN_MAX, NULL_TIME, ROW, type Columns } from './columns'
 import {
   BlockRanges,
-  IntegerRange,
   integerWidth,
   isNegativeZero,
+  NarrowColumn,
   narrowIndexes,
   narrowTimes,
   narrowTo,
@@ -185,15 +185,16 @@ class Encoder {
   private readonly objects: unknown[] = []
   private readonly interned = new Map<string, number>()
   /**
-   * The ranges of the blocked columns' used values and of the turns and steps, noted as rows are written, so
+   * The ranges of the blocked columns' used values, noted as rows are written, so
    * {@link finish} need not scan the columns for them (columnNarrow.ts).
    */
   private readonly seqRanges: BlockRanges
   private readonly lineRanges: BlockRanges
   private readonly indexRanges: BlockRanges
   private readonly timeRanges: BlockRanges
-  private readonly turnRange = new IntegerRange()
-  private readonly stepRange = new IntegerRange()
+  /** Turns and steps, written narrow (columnNarrow.ts). */
+  private readonly turns: NarrowColumn
+  private readonly steps: NarrowColumn
 
   /** The arrays rows are written to before {@link finish} narrows them: another batch may reuse those it drops. */
   private readonly scratch: Scratch
@@ -209,14 +210,16 @@ class Encoder {
       seqs: float(spare.seqs, length),
       times: float(spare.times, length),
       lines: float(spare.lines, eventsOnly),
-      turns: float(spare.turns, eventsOnly),
-      steps: float(spare.steps, eventsOnly),
       indexes: float(spare.indexes, length),
       texts: int(spare.texts),
       tools: int(spare.tools),
     }
+    this.turns = new NarrowColumn(eventsOnly)
+    this.steps = new NarrowColumn(eventsOnly)
     this.columns = {
       ...this.scratch,
+      turns: this.turns.values,
+      steps: this.steps.values,
       length,
       rows: new Uint8Array(length),
       timeBase: 0,
@@ -245,14 +248,11 @@ class Encoder {
 
   /** Rows [from, to) travel whole: their slots read 0 (a reused scratch array may hold an earlier batch's). */
   private clearRow(from: number, to = from + 1): void {
-    const { seqs, times, lines, turns, steps } = this.scratch
+    const { seqs, times, lines } = this.scratch
     seqs.fill(0, from, to)
     times.fill(0, from, to)
-    if (lines.length > 0) {
-      lines.fill(0, from, to)
-      turns.fill(0, from, to)
-      steps.fill(0, from, to)
-    }
+    // (Turns and steps are fresh arrays each batch: their unwritten rows read 0.)
+    lines.fill(0, from, to)
     this.clearChunk(from, to)
   }
 
@@ -288,16 +288,20 @@ class Encoder {
     // Each array keeps its type (slice copies the rows into an array of the same kind).
     const arrays = columns as unknown as Record<string, Float64Array>
     const perRow = ['rows', 'seqs', 'times', 'chunks', 'indexes', 'texts', 'tools']
-    for (const key of columns.lines.length > 0 ? [...perRow, 'lines', 'turns', 'steps'] : perRow)
+    for (const key of columns.lines.length > 0 ? [...perRow, 'lines'] : perRow)
       arrays[key] = arrays[key]!.slice(0, at)
+    if (this.turns.values.length > 0) {
+      this.turns.cut(at)
+      this.steps.cut(at)
+    }
   }
 
   /** The columns, each narrowed to the fewest bytes a value the whole batch allows (the values stay exact). */
   finish(): Columns {
     this.trim()
     const { columns } = this
-    columns.turns = narrowTo(columns.turns as Float64Array, this.turnRange.width())
-    columns.steps = narrowTo(columns.steps as Float64Array, this.stepRange.width())
+    columns.turns = this.turns.values
+    columns.steps = this.steps.values
     const { rows, chunks } = columns
     // A row's block index is unused when the row or its chunk travelled whole.
     for (const [key, bases, ranges, perChunk] of [
@@ -375,18 +379,16 @@ class Encoder {
     turn: number,
     step: number,
   ): void {
-    const { rows, seqs, times, lines, turns, steps } = this.columns
+    const { rows, seqs, times, lines } = this.columns
     rows[i] = row
     seqs[i] = seq
     times[i] = time
     lines[i] = line
-    turns[i] = turn
-    steps[i] = step
+    this.turns.set(i, turn)
+    this.steps.set(i, step)
     this.seqRanges.note(i, seq)
     this.timeRanges.note(i, time)
     this.lineRanges.note(i, line)
-    this.turnRange.note(turn)
-    this.stepRange.note(step)
   }
 
   member(
@@ -443,18 +445,16 @@ class Encoder {
       }
       return time
     }
-    const { rows, seqs, times, lines, turns, steps, chunks, indexes, texts, tools } = this.columns
+    const { rows, seqs, times, lines, chunks, indexes, texts, tools } = this.columns
     const start = this.at
     const end = start + (to - from)
     this.at = end
     rows.fill(ROW[packed], start, end)
     lines.fill(line, start, end)
-    turns.fill(turn, start, end)
-    steps.fill(step, start, end)
+    this.turns.fill(turn, start, end)
+    this.steps.fill(step, start, end)
     this.lineRanges.noteRun(start, end, line, 0)
     this.seqRanges.noteRun(start, end, seq0 + from, 1)
-    this.turnRange.note(turn)
-    this.stepRange.note(step)
     const timeRanges = this.timeRanges
     if (typeof index !== 'number') {
       this.clearChunk(start, end)
@@ -598,13 +598,11 @@ type Scratch = {
   seqs: Float64Array
   times: Float64Array
   lines: Float64Array
-  turns: Float64Array
-  steps: Float64Array
   indexes: Float64Array
   texts: Int32Array
   tools: Int32Array
 }
-const SCRATCH_KEYS = ['seqs', 'times', 'lines', 'turns', 'steps', 'indexes', 'texts', 'tools'] as const
+const SCRATCH_KEYS = ['seqs', 'times', 'lines', 'indexes', 'texts', 'tools'] as const
 
 /** Slots of an encoder's cache of recent strings (a power of two). */
 const RECENT = 256

@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { chunksOf, eventCountOf, eventsBesideChunks } from '../core/chunkList'
-import { heldSessionOf, wholeEvents } from '../core/chunkStore'
+import { heldSessionOf, RowMap, wholeEvents } from '../core/chunkStore'
 import { ColumnRows } from '../core/columns'
 import { encodeEvents } from '../core/columnWriter'
 import type { SessionEvent } from '../core/session'
@@ -10,7 +11,7 @@ import { generateStream } from '../test/generate'
 import { jsonl } from '../test/builders'
 import { generateSessionLog } from '../test/generateSession'
 import { mutate, random } from '../test/hostile'
-import { loadColumns } from './columnSource'
+import { loadColumns, RowList } from './columnSource'
 import { loadSource } from './load'
 import type { LoadedSource } from './types'
 
@@ -128,4 +129,37 @@ describe('loadColumns ≡ loadSource', () => {
     expect(held(expectSame(damaged.join('\n') + '\n\n'))).toBe(true)
     expect(expectSame('{"nope":1}\n').sessions).toHaveLength(0)
   }, 60_000)
+})
+
+describe('RowList', () => {
+  it('holds the rows pushed, in order, written out as views or an array, and maps positions as RowMap of the rows does', () => {
+    // Pushes of single rows and of runs, climbing with gaps or not (a stream's chunk events and packed rows), with
+    // views asked for in between (the loading worker's early batches).
+    const op = fc.tuple(fc.nat({ max: 2 }), fc.nat({ max: 5 }), fc.boolean())
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const list = new RowList()
+        const expected: number[] = []
+        /** What each view asked for held, beside the rows pushed until then. */
+        const views: [number[], number[]][] = []
+        let next = 0
+        for (const [gap, count, view] of ops) {
+          next += gap
+          if (count === 1) list.push(next)
+          else list.pushRun(next, count)
+          for (let k = 0; k < count; k++) expected.push(next++)
+          if (view) views.push([[...list.view()], expected.slice()])
+        }
+        for (const [seen, pushed] of views) expect(seen).toStrictEqual(pushed)
+        const rows = list.array()
+        expect([...rows]).toStrictEqual(expected)
+        const fromRuns = new RowMap(rows, list.runList())
+        const scanned = new RowMap(rows)
+        for (let pos = rows.length - 1; pos >= 0; pos--) {
+          expect(fromRuns.row(pos)).toBe(expected[pos])
+          expect(scanned.row(pos)).toBe(expected[pos])
+        }
+      }),
+    )
+  })
 })

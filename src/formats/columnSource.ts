@@ -1,4 +1,4 @@
-import { holdSession, RowBatches, type HeldStream } from '../core/chunkStore'
+import { holdSession, RowBatches, type HeldStream, type RowRunList } from '../core/chunkStore'
 import type { Columns } from '../core/columns'
 import { COLUMN_BATCH, ColumnWriter, heldChunkCode } from '../core/columnWriter'
 import { buildStreamSession, SessionSegmenter } from '../core/session'
@@ -272,7 +272,8 @@ function sessionColumns(room: number, sink?: BatchSink): ColumnReader {
       const session = segmenter.session(read.header, [])
       const events = batchesOf(writer.finish())
       const held: HeldStream[] = session.streams.map((_, stream) => streams[stream]!.array())
-      holdSession(session, events, writer.whole, held)
+      const runs = session.streams.map((_, stream) => streams[stream]!.runList())
+      holdSession(session, events, writer.whole, held, runs)
       diagnostics.push(...citationDiagnostics(session))
       return { diagnostics, sessions: [session] }
     },
@@ -317,37 +318,82 @@ function batchesOf(columns: readonly Columns[]): RowBatches {
   return batches
 }
 
-/** A growing list of row numbers, kept as an Int32Array (a stream of a 100 MB log has millions). */
-class RowList {
-  private rows = new Int32Array(1024)
+/**
+ * A growing list of row numbers kept as runs of consecutive rows (a stream's chunk events mostly follow each other:
+ * a packed row's members are one run), which is what the stream's RowMap is made of (core/chunkStore.ts); the rows
+ * themselves are written out only when asked for ({@link array}, {@link view}), the ones a view wrote not again.
+ */
+export class RowList {
+  private pos: Int32Array<ArrayBuffer> = new Int32Array(64)
+  private row: Int32Array<ArrayBuffer> = new Int32Array(64)
+  private runs = 0
   private length = 0
+  /** The rows written out so far, the first `written` of them up to date. */
+  private rows: Int32Array<ArrayBuffer> = new Int32Array(0)
+  private written = 0
 
   push(row: number): void {
-    if (this.length === this.rows.length) {
-      const grown = new Int32Array(this.rows.length * 2)
-      grown.set(this.rows)
-      this.rows = grown
-    }
-    this.rows[this.length++] = row
+    this.pushRun(row, 1)
   }
 
   /** Rows first, first + 1, …, first + count − 1. */
   pushRun(first: number, count: number): void {
-    while (this.length + count > this.rows.length) {
-      const grown = new Int32Array(this.rows.length * 2)
-      grown.set(this.rows)
-      this.rows = grown
+    if (count <= 0) return
+    const last = this.runs - 1
+    if (last >= 0 && this.row[last]! + (this.length - this.pos[last]!) === first) {
+      this.length += count
+      return
     }
-    for (let k = 0; k < count; k++) this.rows[this.length + k] = first + k
+    if (this.runs + 1 >= this.pos.length) {
+      this.pos = grown(this.pos, this.pos.length * 2)
+      this.row = grown(this.row, this.row.length * 2)
+    }
+    this.pos[this.runs] = this.length
+    this.row[this.runs] = first
+    this.runs += 1
     this.length += count
   }
 
+  /** The rows' runs, as RowMap takes them (valid until the next push). */
+  runList(): RowRunList {
+    this.pos[this.runs] = this.length
+    return { pos: this.pos, row: this.row, count: this.runs }
+  }
+
+  /** Every row, in an array of their own (the list is done after this). */
   array(): Int32Array {
-    return this.rows.slice(0, this.length)
+    if (this.rows.length !== this.length) this.rows = grown(this.rows.subarray(0, this.written), this.length)
+    this.view()
+    return this.rows
   }
 
   /** The rows so far, without a copy (until the next push). */
   view(): Int32Array {
-    return this.rows.subarray(0, this.length)
+    const { length } = this
+    if (this.rows.length < length) this.rows = grown(this.rows, Math.max(length, this.rows.length * 2))
+    const rows = this.rows
+    // From the run the first row not yet written is in.
+    let run = 0
+    for (let low = 0, high = this.runs - 1; low <= high;) {
+      const mid = (low + high) >>> 1
+      if (this.pos[mid]! <= this.written) {
+        run = mid
+        low = mid + 1
+      } else high = mid - 1
+    }
+    for (let at = this.written; run < this.runs; run++) {
+      const end = run + 1 < this.runs ? this.pos[run + 1]! : length
+      const base = this.row[run]! - this.pos[run]!
+      for (; at < end; at++) rows[at] = base + at
+    }
+    this.written = length
+    return rows.subarray(0, length)
   }
+}
+
+/** `array`'s values in a longer array. */
+function grown(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const longer = new Int32Array(size)
+  longer.set(array)
+  return longer
 }
