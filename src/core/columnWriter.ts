@@ -92,7 +92,12 @@ export class ColumnWriter {
   constructor(
     private readonly events: boolean,
     private readonly batch = COLUMN_BATCH,
-    /** Told of each batch once it is full, while the rest is read (the loading worker posts it at once). */
+    /**
+     * Told of each batch once it is full, while the rest is read (the loading worker posts it at once), and of the
+     * last one by {@link finish} when others came before it: the page replays it while the worker checks the
+     * source against the browser limits, instead of after (app/open/earlyReplay.ts). A source of one batch has
+     * nothing to overlap: it goes with the rest, transferred.
+     */
     private readonly onBatch?: (columns: Columns) => void,
   ) {
     this.encoder = this.next()
@@ -174,7 +179,11 @@ export class ColumnWriter {
 
   /** The batches, the last one cut to its rows. The writer is done after this. */
   finish(): Columns[] {
-    if (this.encoder.count > 0) this.batches.push(this.encoder.finish())
+    if (this.encoder.count > 0) {
+      const columns = this.encoder.finish()
+      this.batches.push(columns)
+      if (this.batches.length > 1) this.onBatch?.(columns)
+    }
     return this.batches
   }
 }

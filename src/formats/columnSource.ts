@@ -165,7 +165,8 @@ function newlines(text: string, from: number): number {
 }
 
 /**
- * Told of each batch as soon as it is full, while the rest of the text is read: the loading worker posts it then,
+ * Told of each batch as soon as it is full, while the rest of the text is read, and of the last one when the text
+ * ends if others came before it (core/columnWriter.ts): the loading worker posts it then,
  * so the page can replay a stream's first chunks while its last ones are parsed (app/open/earlyReplay.ts). The
  * batch is one the result will hold, unless the reader gives up on the columns (loadSource reads the text then).
  * A session log's batches are its events; `rowsOf(stream)` is that stream's chunk events' rows so far (a view,

@@ -2,6 +2,7 @@ import type { SqlJsStatic } from 'sql.js'
 import type { LoadedSource } from '../../formats/types'
 import type { LoadProgress, LoadRequest, LoadResponse } from '../workers/loadMessages'
 import { refuseInput } from '../workers/budget'
+import { serveReads } from '../workers/rangeReads'
 import { readInput } from '../workers/readInput'
 import { LoadReceiver } from './loadReceiver'
 
@@ -31,7 +32,9 @@ export function loadInBackground(
   return new Promise((resolve, reject) => {
     const worker = takeWorker()
     const receiver = new LoadReceiver(onProgress)
+    const reads = 'file' in input ? new MessageChannel() : null
     const ended = () => {
+      reads?.port1.close()
       worker.terminate()
       whenIdle(prepareLoadWorker)
     }
@@ -47,7 +50,11 @@ export function loadInBackground(
       receiver.stop()
       reject(new Error(event.message || 'the loading worker failed'))
     }
-    worker.postMessage(request)
+    if (reads === null || request.type !== 'load-file') worker.postMessage(request)
+    else {
+      serveReads(request.file, reads.port1)
+      worker.postMessage({ ...request, reads: reads.port2 }, [reads.port2])
+    }
   })
 }
 

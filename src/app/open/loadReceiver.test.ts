@@ -38,11 +38,11 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
  * The page's side: every message received in order; before the shell, the early replay is given the time to replay
  * what came (so the pass handed over has really begun).
  */
-async function receive(messages: readonly LoadResponse[]) {
+async function receive(messages: readonly LoadResponse[], replayed = 1) {
   const receiver = new LoadReceiver(() => {})
   for (const message of messages) {
     if (message.type === 'shell')
-      while (receiver.earlyReplay !== null && receiver.earlyReplay.processed === 0) await nextTask()
+      while (receiver.earlyReplay !== null && receiver.earlyReplay.processed < replayed) await nextTask()
     const received = receiver.receive(message)
     if (received.kind === 'done') return received.source
     if (received.kind === 'failed') throw new Error(received.message)
@@ -86,6 +86,25 @@ describe('a load whose batches come while the worker reads', () => {
         for (const k of [0, 1, early! - 1, early!, early! + 1, fresh.total - 1, fresh.total])
           expect(engine.seek(k)).toEqual(fresh.seek(k))
       }
+  }, 120_000)
+
+  it('posts the last batch before the shell too, and a pass that replayed every chunk early is the fresh one', async () => {
+    for (const text of [log, bare(120_000)]) {
+      const expected = fitToBudget(loadSource(text, 'input'))
+      const total = chunksOf(expected.sessions[0]!.streams.find((s) => chunksOf(s).length > 0)!).length
+      const messages = await workerMessages(encode(text))
+      const shell = messages.findIndex((message) => message.type === 'shell')
+      expect(messages.slice(shell).filter((message) => message.type === 'part')).toEqual([])
+      const source = await receive(messages, total)
+      expect(source).toEqual(expected)
+      const { early, engine, attempt } = firstEngine(source)
+      expect(early).toBe(total)
+      const fresh = new ReplayEngine(attempt.chunks)
+      expect(engine.effectCodes).toEqual(fresh.effectCodes)
+      expect(engine.findings).toEqual(fresh.findings)
+      expect(engine.result).toEqual(fresh.result)
+      for (const k of [0, 1, total >> 1, total - 1, total]) expect(engine.seek(k)).toEqual(fresh.seek(k))
+    }
   }, 120_000)
 
   it('drops what came early from a file read in pieces that turns out not UTF-8 or out of seq order', async () => {

@@ -1,9 +1,15 @@
 import type { LoadedSource } from '../../formats/types'
 import type { TransferPart, TransferPlan } from './transfer'
 
-/** Messages between the store and the loading worker (structured-cloned, so plain data only). */
+/** Messages between the store and the loading worker (structured-cloned, so plain data only, and a transferred port). */
 export type LoadRequest =
-  | { readonly type: 'load-file'; readonly file: Blob; readonly name: string }
+  | {
+      readonly type: 'load-file'
+      readonly file: Blob
+      readonly name: string
+      /** Where the worker asks the page for the file's bytes (workers/rangeReads.ts); absent: it reads them itself. */
+      readonly reads?: MessagePort
+    }
   | { readonly type: 'load-text'; readonly text: string; readonly name: string }
 
 export type LoadProgress = {

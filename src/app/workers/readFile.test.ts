@@ -6,6 +6,7 @@ import type { LoadedSource } from '../../formats/types'
 import { generateStream } from '../../test/generate'
 import { random } from '../../test/hostile'
 import { fitToBudget } from './budget'
+import { serveReads } from './rangeReads'
 import { decodePieces, HEAD_BYTES } from './readFile'
 import { readInput } from './readInput'
 
@@ -120,6 +121,34 @@ describe('readInput of a file', () => {
     late[charOf(bytes, bytes.length - 5000, 4) + 2] = 0xff
     for (const file of [bytes, bom, late]) expect(await read(file)).toStrictEqual(fitToBudget(whole(file)))
     expect((await read(late)).diagnostics[0]!.message).toBe(decodeTextInput(late).diagnostics[0]!.message)
+  }, 120_000)
+
+  it("reads the same through the page's thread (rangeReads.ts), a few pieces ahead, in order", async () => {
+    const bytes = logBytes(false, 400_000)
+    expect(bytes.length).toBeGreaterThan(HEAD_BYTES + (4 << 20))
+    const late = bytes.slice()
+    late[charOf(bytes, bytes.length - 5000, 3) + 1] = 0x41
+    for (const file of [bytes, late]) {
+      const blob = new Blob([file])
+      const { port1, port2 } = new MessageChannel()
+      const served: number[] = []
+      serveReads(
+        {
+          size: blob.size,
+          slice: (from?: number, to?: number) => {
+            served.push(from ?? 0)
+            return blob.slice(from, to)
+          },
+        } as Blob,
+        port1,
+      )
+      const source = await readInput({ type: 'load-file', file: blob, name: 'input', reads: port2 }, () => {})
+      port1.close()
+      expect(source).toStrictEqual(await read(file))
+      // Every range once, in order: the head, then each piece (the file not UTF-8 to its end is then read whole).
+      expect(served).toStrictEqual([...new Set(served)].sort((a, b) => a - b))
+      expect(served.length).toBe(1 + Math.ceil((file.length - HEAD_BYTES) / (4 << 20)))
+    }
   }, 120_000)
 
   it('reports progress that climbs to the file size while it reads and parses', async () => {

@@ -16,7 +16,9 @@ const REPORT_EVERY = 4 << 20
  * "How chunks are held"): its first MiB decides the format (formats/columnSource.ts `pieceFormat`), then the rest
  * comes in pieces of 4 MiB, the next asked for before one is decoded (whole lines at a time, so no character is
  * split) and its lines parsed. Reading thus overlaps parsing, and neither the file's bytes nor its text is ever
- * held whole. Null when the file must be read whole instead, as readInput reads it: it is small, a binary
+ * held whole. `reader`: where the bytes come from when not from this thread's own reads of `file` (the loading
+ * worker's come from the page's thread, rangeReads.ts); two pieces are then asked for ahead, since the page answers
+ * between its own tasks. Null when the file must be read whole instead, as readInput reads it: it is small, a binary
  * container, of another format, not UTF-8 throughout (readInput's decoding then names the first bad byte, as for any
  * file), or the reader gave up on the columns.
  */
@@ -25,10 +27,13 @@ export async function readStreamed(
   name: string,
   progress: ReadProgress,
   sink?: BatchSink,
+  reader?: ReadRange,
 ): Promise<LoadedSource | null> {
   if (file.size <= HEAD_BYTES) return null
-  const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer())
-  return decodePieces(head, pieces(file.slice(HEAD_BYTES)), file.size, name, progress, sink)
+  const read: ReadRange = reader ?? ((from, to) => file.slice(from, to).arrayBuffer())
+  const head = new Uint8Array(await read(0, HEAD_BYTES))
+  const rest = pieces(read, HEAD_BYTES, file.size, reader === undefined ? 1 : 2)
+  return decodePieces(head, rest, file.size, name, progress, sink)
 }
 
 /**
@@ -118,21 +123,35 @@ class LineBytes {
 /** Bytes read at a time: a few MiB, so that a piece's decoding and parsing costs more than asking for the next. */
 const PIECE_BYTES = 4 << 20
 
+/** Reads bytes `from`–`to` of a file (a Blob's slice here; the page's thread when it reads for the worker). */
+export type ReadRange = (from: number, to: number) => Promise<ArrayBuffer>
+
 /**
- * A Blob's bytes in pieces of {@link PIECE_BYTES}, each asked for before the last is handed out: the browser reads
- * the next piece while this thread decodes and parses the one before.
+ * A file's bytes in pieces of {@link PIECE_BYTES}, `ahead` of them asked for before one is handed out: the
+ * reads go on while this thread decodes and parses the piece before.
  */
-async function* pieces(blob: Blob): AsyncIterable<Uint8Array> {
-  const read = (at: number) => blob.slice(at, at + PIECE_BYTES).arrayBuffer()
-  let next = read(0)
-  // A read abandoned with the rest of the file (a byte that is not UTF-8) may fail unawaited.
-  next.catch(() => {})
-  for (let at = 0; at < blob.size; at += PIECE_BYTES) {
-    const bytes = new Uint8Array(await next)
-    if (at + PIECE_BYTES < blob.size) {
-      next = read(at + PIECE_BYTES)
-      next.catch(() => {})
-    }
+async function* pieces(
+  read: ReadRange,
+  from: number,
+  size: number,
+  ahead: number,
+): AsyncIterable<Uint8Array> {
+  const asked: Promise<ArrayBuffer>[] = []
+  let next = from
+  const ask = () => {
+    const piece = read(next, Math.min(size, next + PIECE_BYTES))
+    // A read abandoned with the rest of the file (a byte that is not UTF-8) may fail unawaited.
+    piece.catch(() => {})
+    asked.push(piece)
+    next += PIECE_BYTES
+  }
+  const fill = () => {
+    while (asked.length < ahead && next < size) ask()
+  }
+  fill()
+  while (asked.length > 0) {
+    const bytes = new Uint8Array(await asked.shift()!)
+    fill()
     yield bytes
   }
 }

@@ -3,6 +3,7 @@ import { loadColumns, type BatchSink } from '../../formats/columnSource'
 import { decodeTextInput, isBinaryContainer, loadBytes, withDiagnostics } from '../../formats/loadBytes'
 import type { LoadedSource } from '../../formats/types'
 import { fitToBudget, refuseInput } from './budget'
+import { readsOver } from './rangeReads'
 import { readStreamed } from './readFile'
 import type { LoadProgress, LoadRequest } from './loadMessages'
 
@@ -43,6 +44,7 @@ export async function readInput(
           posted = true
           sink(batch)
         }),
+      request.reads === undefined ? undefined : readsOver(request.reads),
     )
     if (streamed !== null) {
       progress('parsing', request.file.size, request.file.size)
