@@ -183,30 +183,32 @@ describe.each(codecs)('a %s body gives back exactly what it was given', (_versio
     })
   }, 60_000)
 
-  it.each(corpusFiles())(
-    '%s: every attempt, every scope, plain and redacted',
-    { timeout: 60_000 },
-    async (name) => {
-      const source = loadSource(readCorpus(name), name)
-      for (const attempt of source.sessions[0]!.streams) {
-        const total = attempt.chunks.length
-        const scopes: ShareScope[] = [
-          { scope: 'stream' },
-          { scope: 'session' },
-          { window: { from: total >> 2, to: total - (total >> 2) } },
-        ]
-        for (const scope of scopes) {
-          for (const options of [scope, { ...scope, redact: FULL_REDACTION }]) {
-            const payload = buildSharePayload(
-              { source, attempt, streamKey: attempt.id, k: total >> 1 },
-              options,
-            )
-            expect(await again(payload)).toBe(JSON.stringify(payload))
-          }
-        }
+  // One test per file and scope: the session scope encodes the whole session once per attempt, and the three
+  // scopes in one test ran past its timeout on a loaded machine.
+  const scopesOf = {
+    stream: () => ({ scope: 'stream' }),
+    session: () => ({ scope: 'session' }),
+    window: (total: number) => ({ window: { from: total >> 2, to: total - (total >> 2) } }),
+  } satisfies Record<string, (total: number) => ShareScope>
+  it.each(
+    corpusFiles().flatMap((name) =>
+      (Object.keys(scopesOf) as (keyof typeof scopesOf)[]).map((scope) => [name, scope] as const),
+    ),
+  )('%s: every attempt, the %s scope, plain and redacted', { timeout: 60_000 }, async (name, scopeName) => {
+    const source = loadSource(readCorpus(name), name)
+    const streams = source.sessions[0]!.streams
+    // A session's body holds every stream whichever is selected (the selection only sets the place), so that
+    // scope is checked from the first and the last stream; the others hold only their own stream.
+    const selected = scopeName === 'session' ? [...new Set([streams[0]!, streams.at(-1)!])] : streams
+    for (const attempt of selected) {
+      const total = attempt.chunks.length
+      const scope = scopesOf[scopeName](total)
+      for (const options of [scope, { ...scope, redact: FULL_REDACTION }]) {
+        const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k: total >> 1 }, options)
+        expect(await again(payload)).toBe(JSON.stringify(payload))
       }
-    },
-  )
+    }
+  })
 })
 
 describe.each(codecs)('a damaged %s body is refused in words, never thrown', (version, codec) => {
