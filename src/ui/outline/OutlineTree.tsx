@@ -85,6 +85,11 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
     rangeExtractor,
+    // A scroll's re-render (rows entering the range) is not forced into the frame that reports the scroll: that
+    // frame paints first, from the rows already there (the overscan covers ten rows past each edge), and the new
+    // rows follow in the next task. Forced, it rendered inside the frame of a click that follows a scroll and
+    // delayed that click's paint (bench/README.md, the outline's expand).
+    useFlushSync: false,
   })
 
   const selectedIndex = streamKey === null ? -1 : rows.findIndex((row) => row.node.id === streamKey)
