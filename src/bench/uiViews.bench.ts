@@ -25,6 +25,10 @@ const STEPS = 30
  * not the figures printed beside it.
  */
 const TRACE_DIR = process.env['BENCH_UI_TRACE']
+/** A folder to write a CDP CPU profile of the expands into (`expand.cpuprofile`; DevTools reads it). */
+const PROFILE_DIR = process.env['BENCH_UI_PROFILE']
+/** Set to 1 to skip the 1M part (its steps and the search): the log's steps and its outline only. */
+const SKIP_MILLION = process.env['BENCH_UI_SKIP_1M'] === '1'
 const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -211,6 +215,12 @@ async function outline(page: Page): Promise<Row[]> {
   const times: number[] = []
   const collapsed = tree.locator('[role="treeitem"][aria-expanded="false"][aria-level="1"]')
   const since = await page.evaluate(() => performance.now())
+  const cdp = PROFILE_DIR === undefined ? null : await page.context().newCDPSession(page)
+  if (cdp !== null) {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+    await cdp.send('Profiler.start')
+  }
   await traced(page, 'expand', async () => {
     for (let i = 0; i < 5; i++) {
       const turn = collapsed.nth(i + 1)
@@ -219,6 +229,11 @@ async function outline(page: Page): Promise<Row[]> {
       times.push(await painted(page))
     }
   })
+  if (cdp !== null) {
+    const { profile } = await cdp.send('Profiler.stop')
+    writeFileSync(join(PROFILE_DIR!, 'expand.cpuprofile'), JSON.stringify(profile))
+    await cdp.detach()
+  }
   // As INP measures a click: each of its events from its own timestamp to the next paint (the press→release time
   // of Playwright's click is not in it, as a user's hold is not).
   const clicks = (
@@ -260,7 +275,7 @@ async function outline(page: Page): Promise<Row[]> {
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkscope-bench-views-'))
 const million = join(dir, `generated-${N}.ndjson`)
-writeFileSync(million, millionChunks())
+if (!SKIP_MILLION) writeFileSync(million, millionChunks())
 const log = join(dir, 'session.jsonl')
 const generated = generateSessionLog({ targetChars: LOG_MB * 1e6 })
 writeFileSync(log, generated.text)
@@ -288,11 +303,13 @@ try {
   const rows: Row[] = []
   const loadBefore = load()
 
-  await page.getByLabel('Open file', { exact: true }).setInputFiles(million)
-  await page.locator('[data-state="loading"]').waitFor()
-  await page.locator('[data-state="idle"]').waitFor({ timeout: 600_000 })
-  rows.push(...(await steps(page, `at ${(N / 1e6).toLocaleString('en')}M`)))
-  rows.push(...(await search(page)))
+  if (!SKIP_MILLION) {
+    await page.getByLabel('Open file', { exact: true }).setInputFiles(million)
+    await page.locator('[data-state="loading"]').waitFor()
+    await page.locator('[data-state="idle"]').waitFor({ timeout: 600_000 })
+    rows.push(...(await steps(page, `at ${(N / 1e6).toLocaleString('en')}M`)))
+    rows.push(...(await search(page)))
+  }
 
   await page.getByLabel('Open file', { exact: true }).setInputFiles(log)
   await page.locator('[data-state="loading"]').waitFor()

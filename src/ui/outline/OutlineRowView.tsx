@@ -21,8 +21,11 @@ export const ROW_HEIGHT = 24
 
 type Props = {
   readonly row: OutlineRow
-  /** Offset from the top of the tree. */
-  readonly top: number
+  /**
+   * Offset from the top of the tree for a row placed on its own (the tabbable row kept outside the rendered range);
+   * null for a row of the range, which lies in the list's flow: a row that an expand only moves keeps its props.
+   */
+  readonly top: number | null
   readonly summary: AttemptSummary | null
   readonly selected: boolean
   readonly focused: boolean
@@ -33,7 +36,7 @@ type Props = {
 
 /**
  * One treeitem of the outline (flat list with aria-level, WAI-ARIA tree pattern). Memoized: the tree re-renders on
- * every scroll and expand, and only the rows whose place or state changed need to.
+ * every scroll and expand, and only the rows whose state changed need to (a row that only moves keeps its props).
  */
 export const OutlineRowView = memo(function OutlineRowView({
   row,
@@ -66,8 +69,12 @@ export const OutlineRowView = memo(function OutlineRowView({
         onActivate(row)
       }}
       onKeyDown={(event) => onKeyDown(event, row)}
-      style={{ paddingLeft: 4 + (row.level - 1) * 12, height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
-      className={`absolute inset-x-0 top-0 flex cursor-default items-center gap-1 pr-2 text-xs whitespace-nowrap select-none focus-visible:-outline-offset-2 ${
+      style={{
+        paddingLeft: 4 + (row.level - 1) * 12,
+        height: ROW_HEIGHT,
+        transform: top === null ? undefined : `translateY(${top}px)`,
+      }}
+      className={`${top === null ? 'relative' : 'absolute inset-x-0 top-0'} flex cursor-default items-center gap-1 pr-2 text-xs whitespace-nowrap select-none focus-visible:-outline-offset-2 ${
         selected
           ? 'bg-sky-100 text-sky-950 dark:bg-sky-900/70 dark:text-sky-50'
           : 'hover:bg-slate-100 dark:hover:bg-slate-800'

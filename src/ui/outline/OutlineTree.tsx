@@ -85,6 +85,11 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
     rangeExtractor,
+    // A scroll's re-render (rows entering the range) is not forced into the frame that reports the scroll: that
+    // frame paints first, from the rows already there (the overscan covers ten rows past each edge), and the new
+    // rows follow in the next task. Forced, it rendered inside the frame of a click that follows a scroll and
+    // delayed that click's paint (bench/README.md, the outline's expand).
+    useFlushSync: false,
   })
 
   const selectedIndex = streamKey === null ? -1 : rows.findIndex((row) => row.node.id === streamKey)
@@ -140,6 +145,15 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
     setFocusedId(null)
   }
   const shown = filtering ? { streams: countAttempts(roots), total: outline.attempts.length } : null
+  // The rendered range lies in the list's flow below a padding as tall as the rows above it, so an expand moves the
+  // rows under the opened group by layout alone: they keep their props and do not re-render. Only the tabbable row
+  // kept outside the range (rangeExtractor) is placed on its own.
+  const items = virtualizer.getVirtualItems()
+  const apart = (at: number, next: number | undefined) =>
+    items[at]?.index === tabbable && next !== undefined && Math.abs(next - tabbable) !== 1
+  const before = items.length > 1 && apart(0, items[1]?.index) ? items[0]!.index : -1
+  const after = items.length > 1 && apart(items.length - 1, items.at(-2)?.index) ? items.at(-1)!.index : -1
+  const flowStart = items.find((item) => item.index !== before && item.index !== after)?.start ?? 0
 
   return (
     <div className="flex h-full min-h-0 flex-col">
@@ -163,15 +177,15 @@ export function OutlineTree({ outline }: { readonly outline: Outline }) {
             role="tree"
             aria-label={t('outline.tree')}
             className="relative my-0.5"
-            style={{ height: virtualizer.getTotalSize() }}
+            style={{ height: virtualizer.getTotalSize(), paddingTop: flowStart }}
           >
-            {virtualizer.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const row = rows[item.index]!
               return (
                 <OutlineRowView
                   key={row.node.id}
                   row={row}
-                  top={item.start}
+                  top={item.index === before || item.index === after ? item.start : null}
                   summary={row.node.kind === 'attempt' ? summaryOf(row.node) : null}
                   selected={row.node.id === streamKey}
                   focused={item.index === tabbable}
