@@ -56,6 +56,8 @@ function zstdSession(text, batch = 12) {
   return { frames, bytes: concat(frames) }
 }
 
+// The same join as src/core/base/concatBytes.ts: this script runs in plain Node 20, which cannot import the
+// project's TypeScript, and it must not need a build of the project to make the fixtures the build's tests read.
 function concat(parts) {
   const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
   let at = 0
