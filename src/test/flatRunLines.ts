@@ -2,11 +2,25 @@ import fc from 'fast-check'
 
 /**
  * Chunk NDJSON lines for the tests of the one-call runs (formats/flatRuns.ts): held chunks in random spellings, and lines
- * written to fool a run parsed as `[[L1]\n,[L2]…]]`: two values on one line, a value cut over two lines, a string
+ * written to fool a run parsed as `[L1\n,L2…]` (or `[[L1]\n,[L2]…]]`, as runs were parsed before): two values on one line, a value cut over two lines, a string
  * cut over two lines, brackets that close in the next line, the separator itself, nested and deep values, blanks.
  */
 const texts = fc.oneof(
-  fc.constantFrom('zebra ', '思考 ', 'delta\n', '{"k": ', ']\n,[', '\t', '', '🙂', '}', '"', '\u2028'),
+  fc.constantFrom(
+    'zebra ',
+    '思考 ',
+    'delta\n',
+    '{"k": ',
+    ']\n,[',
+    '\n,',
+    '}\n,{',
+    '\t',
+    '',
+    '🙂',
+    '}',
+    '"',
+    '\u2028',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 5 }),
 )
 const index = fc.oneof(
@@ -42,9 +56,14 @@ const tricky = fc.constantFrom(
   `${a},${b}`,
   `${a}],[${b}`,
   `${a}]\n,[${b}`,
+  `${a}\n,${b}`,
+  `${a},`,
+  `${a},{}`,
+  `${a},${b},${a}\n{}\n{"a":1}`,
   // Two elements on one line, then one string cut over the next two (each looks like an object): n elements for n
   // lines, every one held, were the separator without its newline.
   `${a}],[${b}\n{"type":"text-delta","index":0,"text":"}\n{"}`,
+  `${a},${b}\n{"type":"text-delta","index":0,"text":"}\n{"}`,
   `${a}],[${b}\n{"type":"text-delta","index":0,"text":"}],[{"}`,
   '{"type":"text-delta","index":0,"x":[{}\n{}]}',
   '{"type":"text-delta"\n"index":0,"text":"a"}',
