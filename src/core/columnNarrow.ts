@@ -10,11 +10,21 @@ import { BLOCK, BLOCK_SHIFT, NULL_TIME, type IndexColumn, type NumberColumn } fr
 /**
  * Per block of {@link BLOCK} rows, the lowest and highest value written to a column's used rows, and whether every
  * one of them is a safe integer other than −0 (what blocking takes): finishing the batch then knows each block's
- * base and span without a scan. A NaN (a null time) is counted apart.
+ * base and span without a scan. A NaN (a null time) is counted apart. It also notes which blocks hold one value
+ * throughout or climb by one from row to row (a packed row's line and index, a log's seqs: docs/protocol.md §7),
+ * whose offsets are then all 0 or 0, 1, 2, … and need not be computed row by row.
  */
 export class BlockRanges {
   private readonly low: Float64Array
   private readonly high: Float64Array
+  /**
+   * 1 for a block where some used row's value may be neither its previous row's + 1 nor its previous row's (a
+   * constant run's): a block not marked whose span is its length − 1 has every row used, climbing by one.
+   */
+  private readonly unclimbing: Uint8Array
+  /** The last row noted and its value, to see whether the next climbs from it (−2: none to climb from). */
+  private lastRow = -2
+  private lastValue = 0
   /** Every value noted is a safe integer other than −0, or NaN. */
   exact = true
   /** Some value noted was NaN. */
@@ -26,10 +36,17 @@ export class BlockRanges {
     const blocks = Math.ceil(rows / BLOCK)
     this.low = new Float64Array(blocks).fill(Infinity)
     this.high = new Float64Array(blocks).fill(-Infinity)
+    this.unclimbing = new Uint8Array(blocks)
   }
 
   /** Row `i` holds `value`. */
   note(i: number, value: number): void {
+    this.climb(i, value)
+    this.take(i, value)
+  }
+
+  /** The range part of {@link note}. */
+  private take(i: number, value: number): void {
     if (value !== value) {
       this.nulls = true
       return
@@ -44,6 +61,20 @@ export class BlockRanges {
     if (value > this.high[block]!) this.high[block] = value
   }
 
+  /** Marks row `i`'s block unless `value` climbs by one from the row before it (a block's first row climbs). */
+  private climb(i: number, value: number): void {
+    if ((i & (BLOCK - 1)) !== 0 && (i !== this.lastRow + 1 || value !== this.lastValue + 1))
+      this.unclimbing[i >> BLOCK_SHIFT] = 1
+    this.lastRow = i
+    this.lastValue = value
+  }
+
+  /** Marks the blocks of rows `from` … `to` − 1 (their values climb in ways not noted row by row). */
+  private unclimb(from: number, to: number): void {
+    this.unclimbing.fill(1, from >> BLOCK_SHIFT, ((to - 1) >> BLOCK_SHIFT) + 1)
+    this.lastRow = -2
+  }
+
   /**
    * Rows `from` … `to` − 1 hold `values[from]` … `values[to − 1]`, each known to be a safe integer other than −0 (a
    * checked packed row's times, docs/protocol.md §7): one tight pass per block, no check per value.
@@ -51,6 +82,7 @@ export class BlockRanges {
   noteSafe(values: Float64Array, from: number, to: number): void {
     if (from >= to) return
     this.some = true
+    this.unclimb(from, to)
     const { low, high } = this
     for (let block = from >> BLOCK_SHIFT; block <= (to - 1) >> BLOCK_SHIFT; block++) {
       const end = Math.min(to, (block + 1) << BLOCK_SHIFT)
@@ -78,19 +110,25 @@ export class BlockRanges {
       for (let i = from; i < to; i++) this.note(i, valueAt(i))
       return
     }
-    this.note(from, first)
-    this.note(to - 1, last)
+    // The rows after the first climb by one, or by 0 (a constant run), and need no mark: a block where some row
+    // climbs by 0 from the one before spans less than its length − 1, so it is not taken as climbing.
+    this.climb(from, first)
+    this.lastRow = to - 1
+    this.lastValue = last
+    this.take(from, first)
+    this.take(to - 1, last)
     // Each block's lowest and highest are its first and last row's values (the values climb or stay).
     for (let block = (from >> BLOCK_SHIFT) + 1; block <= (to - 1) >> BLOCK_SHIFT; block++) {
       const at = block << BLOCK_SHIFT
-      this.note(at - 1, valueAt(at - 1))
-      this.note(at, valueAt(at))
+      this.take(at - 1, valueAt(at - 1))
+      this.take(at, valueAt(at))
     }
   }
 
   /**
    * What {@link blocked} makes of `values` whose used rows are those noted (rows where `rows`, and `chunks` when
-   * given, are not 0), without scanning them for their ranges: only the offsets are written.
+   * given, are not 0), without scanning them for their ranges: only the offsets are written, and not even those of
+   * a block of one value (all 0, as the fresh array holds) or of one climbing by one (0, 1, 2, … copied).
    */
   blocked(
     values: Float64Array,
@@ -101,6 +139,7 @@ export class BlockRanges {
   ): BlockedColumn | null {
     if (!this.exact || (this.nulls && !nullable)) return null
     const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+    const kinds = new Uint8Array(bases.length)
     let widest = 0
     let lowest = 0
     let highest = 0
@@ -113,16 +152,29 @@ export class BlockRanges {
       if (high - low > widest) widest = high - low
       if (low < lowest) lowest = low
       if (high > highest) highest = high
+      // (A NaN's offset is NULL_TIME: with nulls, no block is taken whole.)
+      const rowsIn = Math.min(BLOCK, values.length - (block << BLOCK_SHIFT))
+      if (!this.nulls)
+        kinds[block] =
+          high === low ? ONE_VALUE : this.unclimbing[block] === 0 && high - low === rowsIn - 1 ? CLIMBING : 0
     }
     const offsets =
       widest <= 0xff && !this.nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
-    writeOffsets(offsets, values, bases, rows, chunks, this.nulls)
+    writeOffsets(offsets, values, bases, rows, chunks, this.nulls, kinds)
     return { values: offsets, bases, low: lowest, high: highest }
   }
 }
 
+/** A block's kind, for {@link writeOffsets}: every used row holds the base (offsets 0), or climbs by one from it. */
+const ONE_VALUE = 1
+const CLIMBING = 2
+/** A climbing block's offsets. */
+const CLIMB8 = Uint8Array.from({ length: BLOCK }, (_, i) => i)
+const CLIMB16 = Uint16Array.from(CLIMB8)
+
 /**
- * The offsets of the used rows from their block's base; NaN (a null time) as NULL_TIME. One loop per array type
+ * The offsets of the used rows from their block's base; NaN (a null time) as NULL_TIME; a block of one value left
+ * at 0, a climbing one copied. One loop per array type
  * and per kind of used rows, so each stays monomorphic (this writes every row of a 100 MB log four times): one loop
  * for both array types loaded a session log at 2.20–2.41× JSON.parse in CPU time against 2.08–2.13× for these,
  * interleaved (bench/README.md, `formats`).
@@ -134,11 +186,12 @@ function writeOffsets(
   rows: Uint8Array,
   chunks: Uint8Array | null,
   nulls: boolean,
+  kinds: Uint8Array,
 ): void {
   if (offsets instanceof Uint16Array) {
     if (nulls) writeNullableOffsets16(offsets, values, bases, chunks ?? rows, rows)
-    else writeOffsets16(offsets, values, bases, chunks ?? rows, rows)
-  } else writeOffsets8(offsets, values, bases, chunks ?? rows, rows)
+    else writeOffsets16(offsets, values, bases, chunks ?? rows, rows, kinds)
+  } else writeOffsets8(offsets, values, bases, chunks ?? rows, rows, kinds)
 }
 
 function writeOffsets8(
@@ -147,12 +200,16 @@ function writeOffsets8(
   bases: Float64Array,
   used: Uint8Array,
   rows: Uint8Array,
+  kinds: Uint8Array,
 ): void {
   // Per block, its base read once; rows alone when they are what is used (seqs, lines).
   for (let block = 0, from = 0; from < values.length; block++, from += BLOCK) {
     const base = bases[block]!
     const to = Math.min(values.length, from + BLOCK)
-    if (used === rows) {
+    const kind = kinds[block]
+    if (kind === ONE_VALUE) continue
+    if (kind === CLIMBING) offsets.set(CLIMB8.subarray(0, to - from), from)
+    else if (used === rows) {
       for (let i = from; i < to; i++) if (rows[i] !== 0) offsets[i] = values[i]! - base
     } else for (let i = from; i < to; i++) if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - base
   }
@@ -164,11 +221,15 @@ function writeOffsets16(
   bases: Float64Array,
   used: Uint8Array,
   rows: Uint8Array,
+  kinds: Uint8Array,
 ): void {
   for (let block = 0, from = 0; from < values.length; block++, from += BLOCK) {
     const base = bases[block]!
     const to = Math.min(values.length, from + BLOCK)
-    if (used === rows) {
+    const kind = kinds[block]
+    if (kind === ONE_VALUE) continue
+    if (kind === CLIMBING) offsets.set(CLIMB16.subarray(0, to - from), from)
+    else if (used === rows) {
       for (let i = from; i < to; i++) if (rows[i] !== 0) offsets[i] = values[i]! - base
     } else for (let i = from; i < to; i++) if (used[i] !== 0 && rows[i] !== 0) offsets[i] = values[i]! - base
   }
