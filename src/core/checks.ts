@@ -2,6 +2,7 @@ import { assembleOpen, type BlockAssembler } from './BlockAssembler'
 import type { Effect } from './effects'
 import { isStreamChunk, type AnyChunk, type ContentBlock } from './protocol'
 import { jsonEqual } from './jsonEqual'
+import { isJsonText } from './base/isJsonText'
 
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -367,7 +368,7 @@ export class StreamChecker {
         )
       }
       if (dropped > 0) continue // only kept blocks are checked for arguments
-      if (!isValidJson(call.arguments)) {
+      if (!isJsonText(call.arguments)) {
         this.add(
           'tool-arguments-invalid',
           `tool call in block ${show(index)}: arguments are not valid JSON`,
@@ -428,26 +429,5 @@ function tryAssembleOpen(partial: Parameters<typeof assembleOpen>[0], index: num
     return assembleOpen(partial, index)
   } catch {
     return null
-  }
-}
-
-/**
- * V8's stack depth for new errors, when it may be set here (not in other engines, nor where Error is frozen). A
- * SyntaxError that nobody reads still captures a stack: deep in a command that read a 100 MB log, that cost ~50 µs
- * a throw, and a log holds thousands of tool calls whose arguments are not JSON.
- */
-const STACK_LIMIT_WRITABLE = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')?.writable === true
-
-function isValidJson(text: unknown): boolean {
-  if (typeof text !== 'string') return false
-  const limit = Error.stackTraceLimit
-  if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = 0
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  } finally {
-    if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = limit
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { commonEnds } from './commonEnds'
 import { concatBytes } from './concatBytes'
 import { crc32 } from './crc32'
+import { isJsonText } from './isJsonText'
 import { isRecord } from './isRecord'
 import { partitionPoint } from './partitionPoint'
 import { readCapped } from './readCapped'
@@ -23,6 +24,54 @@ describe('commonEnds', () => {
         expect(head + tail === shorter || a.at(-1 - tail) !== b.at(-1 - tail)).toBe(true)
       }),
     )
+  })
+})
+
+describe('isJsonText', () => {
+  const parses = (text: string) => {
+    try {
+      JSON.parse(text)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  it('says what JSON.parse not throwing says, for any text of JSON-ish pieces', () => {
+    // JSON's punctuation and words, its whitespace and spaces that are not its whitespace.
+    const piece = fc.constantFrom(
+      ...'{}[]":,-01.elx é',
+      'true',
+      'false',
+      'null',
+      'nul',
+      '\t',
+      '\n',
+      '\r',
+      '\u00a0',
+      '\ufeff',
+    )
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join('')),
+        (text) => {
+          expect(isJsonText(text)).toBe(parses(text))
+        },
+      ),
+      { numRuns: 5000 },
+    )
+    fc.assert(
+      fc.property(fc.json(), fc.string(), (json, noise) => {
+        expect(isJsonText(json)).toBe(true)
+        expect(isJsonText(noise + json)).toBe(parses(noise + json))
+        expect(isJsonText(json + noise)).toBe(parses(json + noise))
+      }),
+    )
+  })
+
+  it('is false for a value that is not a string; deep nesting is what JSON.parse makes of it', () => {
+    expect([isJsonText(undefined), isJsonText(1), isJsonText({})]).toEqual([false, false, false])
+    expect(isJsonText('['.repeat(1e5) + ']'.repeat(1e5))).toBe(parses('['.repeat(1e5) + ']'.repeat(1e5)))
   })
 })
 
