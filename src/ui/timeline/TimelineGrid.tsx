@@ -31,18 +31,19 @@ const COLUMN_NAMES = ['seq', 'Δt', 'type', 'idx', 'payload', 'effect'] as const
 
 /** Rows rendered below the view, so a short scroll shows rows already laid out. */
 const OVERSCAN = 2
-/** Row offsets are measured from a base row that moves in steps of this many rows (see below). */
-const BASE_STEP = 1024
 
 /**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
  * Scrolling follows the cursor only when its row leaves the view, so playback does not scroll every frame.
  *
  * Only the rows in view are rendered, in a body that sticks to the top of the view: the scrolled length comes from
- * the table's height, so no element sits millions of pixels down. Each row is placed relative to a base row (a
- * multiple of BASE_STEP) and the body is shifted by the base's distance from the view's top, so scrolling by less
- * than a row changes one transform and re-renders no row; rows are keyed by slot (row mod the window size), so a
- * row scrolled out is reused for the row scrolled in rather than being destroyed and created.
+ * the table's height, so no element sits millions of pixels down. The rows lie in the body's flow, the first row
+ * in view at its top, and the body is shifted by the first row's distance from the view's top, so scrolling by less
+ * than a row changes one transform and re-renders no row. Rows are keyed by their place in the window, so a scroll
+ * rewrites the rows' text and classes and never moves, mounts or restyles a row element for its position: a row
+ * element whose own style changes (an inline `top` per row, as before) costs Chromium's style recalculation ~0.4 ms
+ * each, 9–11 ms a frame for the ~25 rows a fling rewrites, where changed text and classes cost ~1.5 ms of style and
+ * layout in all (bench/README.md, the timeline's fling).
  *
  * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
  * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
@@ -170,9 +171,8 @@ export function TimelineGrid({
   const { first } = rowsInView(rows.count, ROW_HEIGHT, view, top, OVERSCAN)
   const slots = Math.ceil(view / ROW_HEIGHT) + OVERSCAN + 1
   // Every slot filled (the rows in view and at least OVERSCAN below, rowsInView's end never passes it): a scroll by
-  // a row then neither mounts nor unmounts one.
+  // a row then neither mounts nor unmounts one, it only rewrites the rows' text.
   const end = Math.min(rows.count, first + slots)
-  const base = first - (first % BASE_STEP)
   const shown: number[] = []
   for (let row = first; row < end; row++) shown.push(row)
   return (
@@ -223,17 +223,16 @@ export function TimelineGrid({
         {/* Stuck under the header; the partly scrolled-out top row slides under the header's opaque background. */}
         <tbody
           className="timeline-body sticky block"
-          style={{ top: HEADER, height: view, transform: `translateY(${base * ROW_HEIGHT - top}px)` }}
+          style={{ top: HEADER, height: view, transform: `translateY(${first * ROW_HEIGHT - top}px)` }}
         >
           {shown.map((row) => (
             <TimelineRow
-              key={row % slots}
+              key={row - first}
               id={`${prefix}-${row}`}
               engine={engine}
               rows={rows}
               missing={missing}
               row={row}
-              top={(row - base) * ROW_HEIGHT}
               state={stateOf(row)}
               onSeek={onSeek}
               onToggle={toggleRun}

@@ -33,8 +33,6 @@ type Props = {
   readonly rows: TimelineRows
   readonly missing: readonly number[]
   readonly row: number
-  /** Offset from the top of the row window (see TimelineGrid): small numbers, whatever the row's index. */
-  readonly top: number
   readonly state: RowState
   readonly onSeek: (row: number) => void
   readonly onToggle: (head: number) => void
@@ -66,7 +64,6 @@ export const TimelineRow = memo(function TimelineRow({
   rows,
   missing,
   row,
-  top,
   state,
   onSeek,
   onToggle,
@@ -101,7 +98,6 @@ export const TimelineRow = memo(function TimelineRow({
       data-state={state}
       data-run={run ? span : undefined}
       onClick={() => onSeek(row)}
-      style={{ top }}
       className={`timeline-columns timeline-row ${state === 'applied' ? '' : state}`}
     >
       <td className="timeline-number timeline-dim">
