@@ -33,6 +33,8 @@ type Props = {
   readonly rows: TimelineRows
   readonly missing: readonly number[]
   readonly row: number
+  /** Offset from the top of the row window: the row's place in it, the same for the row element's whole life. */
+  readonly top: number
   readonly state: RowState
   readonly onSeek: (row: number) => void
   readonly onToggle: (head: number) => void
@@ -64,6 +66,7 @@ export const TimelineRow = memo(function TimelineRow({
   rows,
   missing,
   row,
+  top,
   state,
   onSeek,
   onToggle,
@@ -97,6 +100,7 @@ export const TimelineRow = memo(function TimelineRow({
       data-pos={pos}
       data-state={state}
       data-run={run ? span : undefined}
+      style={{ top }}
       onClick={() => onSeek(row)}
       className={`timeline-columns timeline-row ${state === 'applied' ? '' : state}`}
     >
