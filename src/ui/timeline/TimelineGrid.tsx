@@ -31,18 +31,23 @@ const COLUMN_NAMES = ['seq', 'Δt', 'type', 'idx', 'payload', 'effect'] as const
 
 /** Rows rendered below the view, so a short scroll shows rows already laid out. */
 const OVERSCAN = 2
-/** Row offsets are measured from a base row that moves in steps of this many rows (see below). */
-const BASE_STEP = 1024
+/**
+ * The table is this much taller than its rows, and the end is scrolled to that far: past 16M px Chromium keeps scroll
+ * offsets in 2 px steps and places the sticky body ±1 px off, which cut the last row by a pixel (bench/README.md).
+ */
+const END_SLACK = 1
 
 /**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
  * Scrolling follows the cursor only when its row leaves the view, so playback does not scroll every frame.
  *
  * Only the rows in view are rendered, in a body that sticks to the top of the view: the scrolled length comes from
- * the table's height, so no element sits millions of pixels down. Each row is placed relative to a base row (a
- * multiple of BASE_STEP) and the body is shifted by the base's distance from the view's top, so scrolling by less
- * than a row changes one transform and re-renders no row; rows are keyed by slot (row mod the window size), so a
- * row scrolled out is reused for the row scrolled in rather than being destroyed and created.
+ * the table's height, so no element sits millions of pixels down. Each row element keeps its place in the window
+ * (keyed by it, its `top` fixed for its life), and the body is shifted by the first row's distance from the view's
+ * top, so scrolling by less than a row changes one transform and re-renders no row, and a scroll rewrites the rows'
+ * text and classes but never a row's own style: changing every row's inline `top` (rows keyed by row mod the window,
+ * as before) cost Chromium's style recalculation 7.6 ms a frame of a fling at 1M and 22.5 ms at 10M, against ~1.4 ms
+ * of style and layout in all now (bench/README.md, the timeline's fling).
  *
  * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
  * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
@@ -97,7 +102,11 @@ export function TimelineGrid({
     const row = rows.count === 0 || k === 0 ? -1 : Math.max(0, rowAtOrBefore(rows, k - 1))
     const next = row < 0 ? null : followTop(space, view, top, row * ROW_HEIGHT, ROW_HEIGHT)
     // The content offset is kept as asked, not as the browser rounds the scroll offset (see echoOf).
-    if (next !== null) setScroll({ scrollTop: scrollTopFor(space, view, next), top: next })
+    if (next !== null)
+      setScroll({
+        scrollTop: scrollTopFor(space, view, next) + (next >= space.bottom ? END_SLACK : 0),
+        top: next,
+      })
   }
   const applied = useRef<Scroll | null>(null)
   useLayoutEffect(() => {
@@ -170,9 +179,8 @@ export function TimelineGrid({
   const { first } = rowsInView(rows.count, ROW_HEIGHT, view, top, OVERSCAN)
   const slots = Math.ceil(view / ROW_HEIGHT) + OVERSCAN + 1
   // Every slot filled (the rows in view and at least OVERSCAN below, rowsInView's end never passes it): a scroll by
-  // a row then neither mounts nor unmounts one.
+  // a row then neither mounts nor unmounts one, it only rewrites the rows' text.
   const end = Math.min(rows.count, first + slots)
-  const base = first - (first % BASE_STEP)
   const shown: number[] = []
   for (let row = first; row < end; row++) shown.push(row)
   return (
@@ -200,7 +208,7 @@ export function TimelineGrid({
           event.preventDefault()
           setMenu({ pos: rows.positions[row]!, x: event.clientX, y: event.clientY })
         }}
-        style={{ height: HEADER + space.body }}
+        style={{ height: HEADER + space.body + END_SLACK }}
         className="block w-full min-w-[36rem] outline-offset-[-2px]"
       >
         <thead className="sticky top-0 z-10 block">
@@ -223,17 +231,17 @@ export function TimelineGrid({
         {/* Stuck under the header; the partly scrolled-out top row slides under the header's opaque background. */}
         <tbody
           className="timeline-body sticky block"
-          style={{ top: HEADER, height: view, transform: `translateY(${base * ROW_HEIGHT - top}px)` }}
+          style={{ top: HEADER, height: view, transform: `translateY(${first * ROW_HEIGHT - top}px)` }}
         >
           {shown.map((row) => (
             <TimelineRow
-              key={row % slots}
+              key={row - first}
               id={`${prefix}-${row}`}
               engine={engine}
               rows={rows}
               missing={missing}
               row={row}
-              top={(row - base) * ROW_HEIGHT}
+              top={(row - first) * ROW_HEIGHT}
               state={stateOf(row)}
               onSeek={onSeek}
               onToggle={toggleRun}

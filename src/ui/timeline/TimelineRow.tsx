@@ -33,7 +33,7 @@ type Props = {
   readonly rows: TimelineRows
   readonly missing: readonly number[]
   readonly row: number
-  /** Offset from the top of the row window (see TimelineGrid): small numbers, whatever the row's index. */
+  /** Offset from the top of the row window: the row's place in it, the same for the row element's whole life. */
   readonly top: number
   readonly state: RowState
   readonly onSeek: (row: number) => void
@@ -100,8 +100,8 @@ export const TimelineRow = memo(function TimelineRow({
       data-pos={pos}
       data-state={state}
       data-run={run ? span : undefined}
-      onClick={() => onSeek(row)}
       style={{ top }}
+      onClick={() => onSeek(row)}
       className={`timeline-columns timeline-row ${state === 'applied' ? '' : state}`}
     >
       <td className="timeline-number timeline-dim">
