@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useRef } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react'
 import { isStreamChunk } from '../../core/protocol'
 import type { BlockFrame } from '../../core/ReplayEngine'
 import { CHUNK_STYLE } from '../chunkStyle'
@@ -22,6 +22,7 @@ export function BlocksPanel() {
   const engine = useChunkscope((s) => s.engine)
   const partials = frame?.partials ?? NO_BLOCKS
   const scrollRef = useRef<HTMLDivElement>(null)
+  const listRef = useRef<HTMLDivElement>(null)
   // A card's key is its block's first-seen order. The partials at any cursor are the blocks seen so far in that
   // order, so one key function serves every step: one made per render would make the virtualizer recompute every
   // card's place on every step (thousands of cards in a long stream).
@@ -38,6 +39,14 @@ export function BlocksPanel() {
     overscan: 2,
     getItemKey,
   })
+
+  // A step grows the open block's card. Left to the virtualizer's ResizeObserver, the new height would be seen in
+  // the step's frame and the cards below moved by a render of their own, a frame later (a step then commits and
+  // paints twice). Measured here, after the step's commit and before its frame, a changed height re-renders the
+  // list at once, in the same task (bench/README.md, the → step).
+  useLayoutEffect(() => {
+    for (const card of listRef.current?.children ?? []) virtualizer.measureElement(card)
+  }, [frame, virtualizer])
 
   const effect = frame?.last?.effect
   const touched = effect !== undefined && 'index' in effect ? engine?.life(effect.index)?.order : undefined
@@ -81,7 +90,7 @@ export function BlocksPanel() {
             {engine.lives.length === 0 ? t('blocks.none') : t('blocks.notYet')}
           </p>
         ) : (
-          <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+          <div ref={listRef} className="relative" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => {
               const block = partials[item.index]!
               return (

@@ -54,6 +54,12 @@ export function MessageBlocks({ blocks, recorded, differing }: Props) {
     scrollMargin: margin,
   })
 
+  // A step grows the open block: measured after the step's commit, so the rows below move in the step's own frame
+  // rather than by a second render after the virtualizer's ResizeObserver sees it (as in BlocksPanel).
+  useLayoutEffect(() => {
+    for (const row of listRef.current?.children ?? []) virtualizer.measureElement(row)
+  }, [blocks, virtualizer])
+
   const columns = recorded === null ? '' : 'grid grid-cols-2 gap-2'
   return (
     <div>

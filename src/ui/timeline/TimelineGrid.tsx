@@ -36,6 +36,8 @@ const OVERSCAN = 2
  * offsets in 2 px steps and places the sticky body ±1 px off, which cut the last row by a pixel (bench/README.md).
  */
 const END_SLACK = 1
+/** How far below the body's height its rows can lie: the slots past the view, and the row its transform lifts. */
+const REACH = (OVERSCAN + 2) * ROW_HEIGHT
 
 /**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
@@ -209,7 +211,7 @@ export function TimelineGrid({
           setMenu({ pos: rows.positions[row]!, x: event.clientX, y: event.clientY })
         }}
         style={{ height: HEADER + space.body + END_SLACK }}
-        className="block w-full min-w-[36rem] outline-offset-[-2px]"
+        className="block w-full min-w-[36rem] overflow-clip outline-offset-[-2px]"
       >
         <thead className="sticky top-0 z-10 block">
           <tr
@@ -231,7 +233,12 @@ export function TimelineGrid({
         {/* Stuck under the header; the partly scrolled-out top row slides under the header's opaque background. */}
         <tbody
           className="timeline-body sticky block"
-          style={{ top: HEADER, height: view, transform: `translateY(${first * ROW_HEIGHT - top}px)` }}
+          style={{
+            top: HEADER,
+            height: view,
+            transform: `translateY(${first * ROW_HEIGHT - top}px)`,
+            ['--timeline-reach' as string]: `${REACH}px`,
+          }}
         >
           {shown.map((row) => (
             <TimelineRow
