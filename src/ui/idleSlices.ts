@@ -11,7 +11,7 @@ const MIN_SLICE_MS = 3
 type Scheduling = { readonly isInputPending?: () => boolean }
 
 /**
- * Background slices wait until no key press or click has come for this long: stepping with → (a press every few
+ * Background slices wait until no key press, click or scroll has come for this long: stepping with → (a press every few
  * frames) gets the whole machine — the frame's raster and compositing threads included — rather than sharing it with
  * counting, indexing or summarising that can as well run when the user pauses.
  */
@@ -20,8 +20,10 @@ const QUIET_MS = 250
 const QUIET_AT_MOST_MS = 2000
 
 /**
- * When the page last saw a key press or a click (one listener for every background job of the page, installed with
- * the first of them; not a cache: a clock reading).
+ * When the page last saw a key press, a click or a scroll (one listener each for every background job of the page,
+ * installed with the first of them; not a cache: a clock reading). A scroll is input too: a fling of the timeline
+ * leaves no idle period, so without it each search-index slice ran on its timeout in the middle of the fling, 15–27
+ * ms each, ~12 of a 120-frame fling's frames at 10M chunks (bench/README.md, the timeline's fling).
  */
 let lastInput = Number.NEGATIVE_INFINITY
 let watching = false
@@ -34,6 +36,8 @@ function watchInput(): void {
   }
   window.addEventListener('keydown', mark, { capture: true, passive: true })
   window.addEventListener('pointerdown', mark, { capture: true, passive: true })
+  // Scroll events do not bubble; a capturing listener on the window sees every element's.
+  window.addEventListener('scroll', mark, { capture: true, passive: true })
 }
 
 /**
