@@ -28,14 +28,21 @@ test('a 1,000,000-chunk stream loads with a visible progress bar, steps, and rea
   const timeline = page.getByRole('region', { name: 'Timeline' })
   const first = timeline.locator('[data-pos="0"]')
   const last = timeline.locator('[data-pos="999999"]')
-  // Home leaves the view where it is (no row is current at 0); one step makes the first row current.
+  // Home shows the start: no row is current at 0, and the first row, the one the next step applies, is in view (as
+  // a debugger's "go to start" shows the first frame). Leaving the view at the end instead made the step after Home
+  // scroll the whole window in a step's frame. One step makes the first row current.
+  await expect(first).toBeInViewport()
+  await expect(first).toHaveAttribute('data-state', 'pending')
   await page.keyboard.press('ArrowRight')
   await expect(first).toBeInViewport()
   await page.keyboard.press('End')
   await expect(last).toBeInViewport()
   await expect(last).toHaveAttribute('aria-current', 'step')
 
+  // Home from the end: the first row is in view before any step.
   await page.keyboard.press('Home')
+  await expectPosition(page, 0, 1_000_000)
+  await expect(first).toBeInViewport()
   await page.keyboard.press('ArrowRight')
   await expect(first).toBeInViewport()
   await page.getByLabel('Cursor').fill('1000000')

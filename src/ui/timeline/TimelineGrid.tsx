@@ -97,11 +97,14 @@ export function TimelineGrid({
   // rendering, when the cursor, the rows or the view's size change (React's "adjust state when a prop changes"),
   // so a step that scrolls renders and lays out the rows once, not once for the step and again for the scroll.
   // The view's size and offset come from the ResizeObserver and the scroll listener: reading them from the
-  // element would force a layout on every step.
+  // element would force a layout on every step. At the start (k = 0, no row current) the first row is kept in view,
+  // as the row the next step applies: Home shows the start in its own frame. It used to leave the view where it was,
+  // so the first → after Home from the end scrolled the whole window and re-rendered every row in a step's frame
+  // (the worst step of the ui bench's 30, a 12.8 ms key task; bench/README.md, the → step).
   const [followed, setFollowed] = useState<{ k: number; rows: TimelineRows; space: ScrollSpace } | null>(null)
   if (followed === null || followed.k !== k || followed.rows !== rows || followed.space !== space) {
     setFollowed({ k, rows, space })
-    const row = rows.count === 0 || k === 0 ? -1 : Math.max(0, rowAtOrBefore(rows, k - 1))
+    const row = rows.count === 0 ? -1 : Math.max(0, rowAtOrBefore(rows, k - 1))
     const next = row < 0 ? null : followTop(space, view, top, row * ROW_HEIGHT, ROW_HEIGHT)
     // The content offset is kept as asked, not as the browser rounds the scroll offset (see echoOf).
     if (next !== null)
