@@ -39,13 +39,19 @@ type Piece = {
   safe: boolean
 }
 
-function column(pieces: readonly Piece[]) {
+/**
+ * `spare`: the noted ranges write their offsets as they go (`direct`), into arrays `spare` rows longer than the
+ * column (a writer's last batch is cut short) that hold an earlier batch's offsets in the rows noted now.
+ */
+function column(pieces: readonly Piece[], spare: number | null = null) {
   const length = pieces.reduce((n, p) => n + p.count, 0)
   const values = new Float64Array(length)
   const rows = new Uint8Array(length)
   const chunks = new Uint8Array(length)
-  const ranges = new BlockRanges(length)
-  const chunkRanges = new BlockRanges(length)
+  const direct = spare === null ? null : new Uint16Array(length + spare).fill(0xa5a5)
+  const chunkDirect = direct?.slice() ?? null
+  const ranges = new BlockRanges(length, direct)
+  const chunkRanges = new BlockRanges(length, chunkDirect)
   let at = 0
   for (const { count, step, used, goesOn, safe, ...piece } of pieces) {
     const first = goesOn !== null && at > 0 ? values[at - 1]! + goesOn : piece.first
@@ -69,6 +75,11 @@ function column(pieces: readonly Piece[]) {
     }
     at += count
   }
+  // The rows never noted read 0, as the writer leaves them (it clears a reused array's rows it does not note).
+  for (let i = 0; i < (direct?.length ?? 0); i++) {
+    if (i >= length || rows[i] === 0) direct![i] = 0
+    if (i >= length || rows[i] === 0 || chunks[i] === 0) chunkDirect![i] = 0
+  }
   return { values, rows, chunks, ranges, chunkRanges }
 }
 
@@ -87,6 +98,28 @@ describe('noted block ranges ≡ scanning the column', () => {
         )
       }),
       { numRuns: 2000 },
+    )
+  })
+
+  it('gives the same with the offsets written as the rows are noted', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 0, maxLength: 8 }),
+        fc.boolean(),
+        fc.nat({ max: BLOCK + 1 }),
+        (pieces, nullable, spare) => {
+          const { values, rows, chunks, ranges, chunkRanges } = column(pieces, spare)
+          const limit = nullable ? 0xfffe : 0xffff
+          expect(ranges.blocked(values, rows, null, limit, nullable)).toStrictEqual(
+            blocked(values, rows, limit, nullable),
+          )
+          const indexed = rows.map((row, i) => (row !== 0 && chunks[i] !== 0 ? 1 : 0))
+          expect(chunkRanges.blocked(values, rows, chunks, limit, nullable)).toStrictEqual(
+            blocked(values, indexed, limit, nullable),
+          )
+        },
+      ),
+      { numRuns: 1000 },
     )
   })
 

@@ -32,17 +32,59 @@ export class BlockRanges {
   /** Some value noted was not NaN. */
   some = false
 
-  constructor(rows: number) {
+  /**
+   * Per block, its first used value noted (NaN: none yet): with `direct`, each row's offset is written from it as
+   * the row is noted. In a block where no later value falls below it, it is the block's base, and the offsets
+   * are the ones {@link blocked} would compute once the batch is full.
+   */
+  private readonly firsts: Float64Array
+
+  /**
+   * `direct`: a 2-byte array of at least `rows` rows where each noted row's offset from its block's first value
+   * goes as it is noted, so that finishing a batch need not write a block's offsets row by row (bench/README.md,
+   * `formats`). Rows never noted must read 0 in it (the writer clears those of a reused array).
+   */
+  constructor(
+    rows: number,
+    private readonly direct: Uint16Array | null = null,
+  ) {
     const blocks = Math.ceil(rows / BLOCK)
     this.low = new Float64Array(blocks).fill(Infinity)
     this.high = new Float64Array(blocks).fill(-Infinity)
     this.unclimbing = new Uint8Array(blocks)
+    this.firsts = new Float64Array(direct === null ? 0 : blocks).fill(NaN)
   }
 
   /** Row `i` holds `value`. */
   note(i: number, value: number): void {
     this.climb(i, value)
     this.take(i, value)
+    if (this.direct !== null) this.offset(i, value)
+  }
+
+  /**
+   * Row `i`'s direct offset. One out of 2 bytes, or below its block's first value, is written all the same (it
+   * wraps): then the block's base is not its first value, or no offsets are taken at all, and {@link blocked}
+   * writes that block's offsets again.
+   */
+  private offset(i: number, value: number): void {
+    const direct = this.direct!
+    if (value !== value) {
+      direct[i] = NULL_TIME
+      return
+    }
+    const block = i >> BLOCK_SHIFT
+    let first = this.firsts[block]!
+    if (first !== first) this.firsts[block] = first = value
+    direct[i] = value - first
+  }
+
+  /** The first value of `block`, noted as `value` unless one was noted before. */
+  private firstOf(block: number, value: number): number {
+    const first = this.firsts[block]!
+    if (first === first) return first
+    this.firsts[block] = value
+    return value
   }
 
   /** The range part of {@link note}. */
@@ -88,10 +130,22 @@ export class BlockRanges {
       const end = Math.min(to, (block + 1) << BLOCK_SHIFT)
       let lowest = low[block]!
       let highest = high[block]!
-      for (let i = Math.max(from, block << BLOCK_SHIFT); i < end; i++) {
-        const value = values[i]!
-        if (value < lowest) lowest = value
-        if (value > highest) highest = value
+      const start = Math.max(from, block << BLOCK_SHIFT)
+      const direct = this.direct
+      if (direct === null)
+        for (let i = start; i < end; i++) {
+          const value = values[i]!
+          if (value < lowest) lowest = value
+          if (value > highest) highest = value
+        }
+      else {
+        const first = this.firstOf(block, values[start]!)
+        for (let i = start; i < end; i++) {
+          const value = values[i]!
+          if (value < lowest) lowest = value
+          if (value > highest) highest = value
+          direct[i] = value - first
+        }
       }
       low[block] = lowest
       high[block] = highest
@@ -123,6 +177,15 @@ export class BlockRanges {
       this.take(at - 1, valueAt(at - 1))
       this.take(at, valueAt(at))
     }
+    const direct = this.direct
+    if (direct === null) return
+    for (let block = from >> BLOCK_SHIFT; block <= (to - 1) >> BLOCK_SHIFT; block++) {
+      const start = Math.max(from, block << BLOCK_SHIFT)
+      const end = Math.min(to, (block + 1) << BLOCK_SHIFT)
+      const offset = valueAt(start) - this.firstOf(block, valueAt(start))
+      if (step === 0) direct.fill(offset, start, end)
+      else for (let i = start; i < end; i++) direct[i] = offset + (i - start)
+    }
   }
 
   /**
@@ -138,6 +201,7 @@ export class BlockRanges {
     nullable: boolean,
   ): BlockedColumn | null {
     if (!this.exact || (this.nulls && !nullable)) return null
+    if (this.direct !== null) return this.blockedDirect(values, rows, chunks, limit)
     const bases = new Float64Array(Math.ceil(values.length / BLOCK))
     const kinds = new Uint8Array(bases.length)
     let widest = 0
@@ -161,6 +225,45 @@ export class BlockRanges {
     const offsets =
       widest <= 0xff && !this.nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
     writeOffsets(offsets, values, bases, rows, chunks, this.nulls, kinds)
+    return { values: offsets, bases, low: lowest, high: highest }
+  }
+
+  /**
+   * {@link blocked} from the offsets written as the rows were noted: only a block whose base is not its first
+   * value has its offsets written again (the values fell within it); 1-byte offsets are a copy of the 2-byte ones.
+   */
+  private blockedDirect(
+    values: Float64Array,
+    rows: Uint8Array,
+    chunks: Uint8Array | null,
+    limit: number,
+  ): BlockedColumn | null {
+    const direct = this.direct!.length === values.length ? this.direct! : this.direct!.slice(0, values.length)
+    const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+    const used = chunks ?? rows
+    let widest = 0
+    let lowest = 0
+    let highest = 0
+    for (let block = 0; block < bases.length; block++) {
+      let low = this.low[block]!
+      let high = this.high[block]!
+      if (low === Infinity) low = high = 0
+      if (high - low > limit) return null
+      bases[block] = low
+      if (high - low > widest) widest = high - low
+      if (low < lowest) lowest = low
+      if (high > highest) highest = high
+      // (A block of no value but nulls has no first: its offsets are NULL_TIME and 0 as written.)
+      const first = this.firsts[block]!
+      if (first === low || first !== first) continue
+      const to = Math.min(values.length, (block + 1) << BLOCK_SHIFT)
+      for (let i = block << BLOCK_SHIFT; i < to; i++) {
+        if (used[i] === 0 || rows[i] === 0) continue
+        const value = values[i]!
+        direct[i] = value !== value ? NULL_TIME : value - low
+      }
+    }
+    const offsets = widest <= 0xff && !this.nulls ? new Uint8Array(direct) : direct
     return { values: offsets, bases, low: lowest, high: highest }
   }
 }

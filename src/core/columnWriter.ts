@@ -215,6 +215,8 @@ class Encoder {
     const float = (array: Float64Array | undefined, size: number) =>
       array?.length === size ? array : new Float64Array(size)
     const int = (array: Int32Array | undefined) => (array?.length === length ? array : new Int32Array(length))
+    const offsets = (array: Uint16Array | undefined, size: number) =>
+      array?.length === size ? array : new Uint16Array(size)
     this.scratch = {
       seqs: float(spare.seqs, length),
       times: float(spare.times, length),
@@ -222,11 +224,15 @@ class Encoder {
       indexes: float(spare.indexes, length),
       texts: int(spare.texts),
       tools: int(spare.tools),
+      timeOffsets: offsets(spare.timeOffsets, length),
+      lineOffsets: offsets(spare.lineOffsets, eventsOnly),
+      indexOffsets: offsets(spare.indexOffsets, length),
     }
     this.turns = new NarrowColumn(eventsOnly)
     this.steps = new NarrowColumn(eventsOnly)
+    const { timeOffsets, lineOffsets, indexOffsets, ...perRow } = this.scratch
     this.columns = {
-      ...this.scratch,
+      ...perRow,
       turns: this.turns.values,
       steps: this.steps.values,
       length,
@@ -241,10 +247,11 @@ class Encoder {
       strings: this.strings,
       objects: this.objects,
     }
+    // Seqs mostly climb by one, blocks whose offsets finishing copies whole: they are not written as they come.
     this.seqRanges = new BlockRanges(length)
-    this.lineRanges = new BlockRanges(eventsOnly)
-    this.indexRanges = new BlockRanges(length)
-    this.timeRanges = new BlockRanges(length)
+    this.lineRanges = new BlockRanges(eventsOnly, lineOffsets)
+    this.indexRanges = new BlockRanges(length, indexOffsets)
+    this.timeRanges = new BlockRanges(length, timeOffsets)
   }
 
   /** With a list, every event that travels whole is also appended to it (a writer's `whole`). */
@@ -257,18 +264,21 @@ class Encoder {
 
   /** Rows [from, to) travel whole: their slots read 0 (a reused scratch array may hold an earlier batch's). */
   private clearRow(from: number, to = from + 1): void {
-    const { seqs, times, lines } = this.scratch
+    const { seqs, times, lines, timeOffsets, lineOffsets } = this.scratch
     seqs.fill(0, from, to)
     times.fill(0, from, to)
+    timeOffsets.fill(0, from, to)
     // (Turns and steps are fresh arrays each batch: their unwritten rows read 0.)
     lines.fill(0, from, to)
+    lineOffsets.fill(0, from, to)
     this.clearChunk(from, to)
   }
 
   /** The chunks of rows [from, to) travel whole: their slots read 0. */
   private clearChunk(from: number, to = from + 1): void {
-    const { indexes, texts, tools } = this.scratch
+    const { indexes, texts, tools, indexOffsets } = this.scratch
     indexes.fill(0, from, to)
+    indexOffsets.fill(0, from, to)
     texts.fill(0, from, to)
     tools.fill(0, from, to)
   }
@@ -276,8 +286,8 @@ class Encoder {
   /** After {@link finish}: the scratch arrays its columns did not keep. */
   spare(): Partial<Scratch> {
     const spare: Partial<Record<keyof Scratch, unknown>> = {}
-    for (const key of SCRATCH_KEYS)
-      if (this.columns[key] !== this.scratch[key]) spare[key] = this.scratch[key]
+    const kept = new Set<unknown>(Object.values(this.columns))
+    for (const key of SCRATCH_KEYS) if (!kept.has(this.scratch[key])) spare[key] = this.scratch[key]
     return spare as Partial<Scratch>
   }
 
@@ -610,8 +620,22 @@ type Scratch = {
   indexes: Float64Array
   texts: Int32Array
   tools: Int32Array
+  /** The direct offsets of times, lines and indexes (columnNarrow.ts, `BlockRanges`). */
+  timeOffsets: Uint16Array
+  lineOffsets: Uint16Array
+  indexOffsets: Uint16Array
 }
-const SCRATCH_KEYS = ['seqs', 'times', 'lines', 'indexes', 'texts', 'tools'] as const
+const SCRATCH_KEYS = [
+  'seqs',
+  'times',
+  'lines',
+  'indexes',
+  'texts',
+  'tools',
+  'timeOffsets',
+  'lineOffsets',
+  'indexOffsets',
+] as const
 
 /** Slots of an encoder's cache of recent strings (a power of two). */
 const RECENT = 256
