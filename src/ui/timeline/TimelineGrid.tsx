@@ -86,6 +86,9 @@ export function TimelineGrid({
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (el === null) return
+    // The view's height at once, before the first paint: the cursor-follow below places the view from it, and a
+    // follow decided on a guessed height left the view that much short of the last row when a file opened at its end.
+    setViewport(el.clientHeight)
     const observer = new ResizeObserver(() => setViewport(el.clientHeight))
     observer.observe(el)
     // Rendered within the scroll event, before the frame paints: the rows never trail the scrollbar by a frame.
