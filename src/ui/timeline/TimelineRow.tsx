@@ -33,7 +33,7 @@ type Props = {
   readonly rows: TimelineRows
   readonly missing: readonly number[]
   readonly row: number
-  /** Offset from the body's base row (rowSlots.ts): a fling leaves it as it is, rewriting only the row's text. */
+  /** Offset from the top of the row window: the row's place in it, the same for the row element's whole life. */
   readonly top: number
   readonly state: RowState
   readonly onSeek: (row: number) => void
