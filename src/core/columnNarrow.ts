@@ -201,9 +201,29 @@ export class BlockRanges {
     nullable: boolean,
   ): BlockedColumn | null {
     if (!this.exact || (this.nulls && !nullable)) return null
-    if (this.direct !== null) return this.blockedDirect(values, rows, chunks, limit)
-    const bases = new Float64Array(Math.ceil(values.length / BLOCK))
+    const range = this.range(values.length, limit)
+    if (range === null) return null
+    if (this.direct !== null) return this.blockedDirect(values, rows, chunks, range)
+    const { bases, widest, lowest, highest } = range
     const kinds = new Uint8Array(bases.length)
+    // (A NaN's offset is NULL_TIME: with nulls, no block is taken whole.)
+    if (!this.nulls)
+      for (let block = 0; block < bases.length; block++) {
+        const low = bases[block]!
+        const high = this.low[block] === Infinity ? 0 : this.high[block]!
+        const rowsIn = Math.min(BLOCK, values.length - (block << BLOCK_SHIFT))
+        kinds[block] =
+          high === low ? ONE_VALUE : this.unclimbing[block] === 0 && high - low === rowsIn - 1 ? CLIMBING : 0
+      }
+    const offsets =
+      widest <= 0xff && !this.nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
+    writeOffsets(offsets, values, bases, rows, chunks, this.nulls, kinds)
+    return { values: offsets, bases, low: lowest, high: highest }
+  }
+
+  /** Each block's base (its lowest value; 0 for a block of nulls only) and the column's range; null past `limit`. */
+  private range(length: number, limit: number): BlockRange | null {
+    const bases = new Float64Array(Math.ceil(length / BLOCK))
     let widest = 0
     let lowest = 0
     let highest = 0
@@ -216,16 +236,8 @@ export class BlockRanges {
       if (high - low > widest) widest = high - low
       if (low < lowest) lowest = low
       if (high > highest) highest = high
-      // (A NaN's offset is NULL_TIME: with nulls, no block is taken whole.)
-      const rowsIn = Math.min(BLOCK, values.length - (block << BLOCK_SHIFT))
-      if (!this.nulls)
-        kinds[block] =
-          high === low ? ONE_VALUE : this.unclimbing[block] === 0 && high - low === rowsIn - 1 ? CLIMBING : 0
     }
-    const offsets =
-      widest <= 0xff && !this.nulls ? new Uint8Array(values.length) : new Uint16Array(values.length)
-    writeOffsets(offsets, values, bases, rows, chunks, this.nulls, kinds)
-    return { values: offsets, bases, low: lowest, high: highest }
+    return { bases, widest, lowest, highest }
   }
 
   /**
@@ -236,23 +248,12 @@ export class BlockRanges {
     values: Float64Array,
     rows: Uint8Array,
     chunks: Uint8Array | null,
-    limit: number,
-  ): BlockedColumn | null {
+    { bases, widest, lowest, highest }: BlockRange,
+  ): BlockedColumn {
     const direct = this.direct!.length === values.length ? this.direct! : this.direct!.slice(0, values.length)
-    const bases = new Float64Array(Math.ceil(values.length / BLOCK))
     const used = chunks ?? rows
-    let widest = 0
-    let lowest = 0
-    let highest = 0
     for (let block = 0; block < bases.length; block++) {
-      let low = this.low[block]!
-      let high = this.high[block]!
-      if (low === Infinity) low = high = 0
-      if (high - low > limit) return null
-      bases[block] = low
-      if (high - low > widest) widest = high - low
-      if (low < lowest) lowest = low
-      if (high > highest) highest = high
+      const low = bases[block]!
       // (A block of no value but nulls has no first: its offsets are NULL_TIME and 0 as written.)
       const first = this.firsts[block]!
       if (first === low || first !== first) continue
@@ -266,6 +267,14 @@ export class BlockRanges {
     const offsets = widest <= 0xff && !this.nulls ? new Uint8Array(direct) : direct
     return { values: offsets, bases, low: lowest, high: highest }
   }
+}
+
+/** The blocks' bases and the column's range, from the noted ranges. */
+type BlockRange = {
+  readonly bases: Float64Array
+  readonly widest: number
+  readonly lowest: number
+  readonly highest: number
 }
 
 /** A block's kind, for {@link writeOffsets}: every used row holds the base (offsets 0), or climbs by one from it. */
