@@ -323,6 +323,11 @@ export class BlockAssembler {
     return this.open.size
   }
 
+  /** The indexes of the partials still open, in first-seen order. Read-only view. */
+  get openIndexes(): ReadonlySet<number> {
+    return this.open
+  }
+
   /** Indexes in first-seen order (not numeric order). Read-only view. */
   get indexes(): readonly number[] {
     return this.order

@@ -58,46 +58,110 @@ type BlockRead = {
 }
 
 /**
+ * The reads of the partials frozen from the first on, in first-seen order, and what `read` gathers from them, kept
+ * for every state of one stream: a frozen partial is the same in each state that has frozen it, and first-seen
+ * order is the same too, so a state whose first n partials are frozen shares their reads and their gathered arrays
+ * (a slice of each) instead of walking them. It grows as states with longer frozen runs are read.
+ */
+class FrozenRun {
+  readonly reads: BlockRead[] = []
+  /** The frames of the reads with one; `framesAt[n]`: how many of them the first n reads give. */
+  readonly frames: BlockFrame[] = []
+  readonly framesAt: number[] = [0]
+  /** `blocks()`'s entries, up to the first read that throws; `allAt[n]` as for frames. */
+  readonly all: ContentBlock[] = []
+  readonly allAt: number[] = [0]
+  /** Where `blocks()` first throws among the reads, and its message. */
+  allThrowAt = Infinity
+  allThrow = ''
+  /** `interruptedBlocks()`'s entries, likewise. */
+  readonly kept: ContentBlock[] = []
+  readonly keptAt: number[] = [0]
+  keptThrowAt = Infinity
+  keptThrow = ''
+
+  push(read: BlockRead): void {
+    const at = this.reads.length
+    this.reads.push(read)
+    if (read.frame !== null) this.frames.push(read.frame)
+    this.framesAt.push(this.frames.length)
+    if (this.allThrowAt === Infinity) {
+      if (read.assembled instanceof Thrown) {
+        this.allThrowAt = at
+        this.allThrow = read.assembled.message
+      } else this.all.push(read.assembled)
+    }
+    this.allAt.push(this.all.length)
+    if (this.keptThrowAt === Infinity) {
+      if (read.interrupted instanceof Thrown) {
+        this.keptThrowAt = at
+        this.keptThrow = read.interrupted.message
+      } else if (read.interrupted !== null) this.kept.push(read.interrupted)
+    }
+    this.keptAt.push(this.kept.length)
+  }
+}
+
+/**
  * The assembler's read side (`blocks()`, `interruptedBlocks()`, `replayState`) and the block frames, kept per block
  * so a step recomputes only the blocks its push touched. A frozen partial never changes again (§3 A4) and is the
  * same in every state of one stream that has frozen it, so its reads are computed once per engine, by index; an
- * open one is read again after each push addressed to it. What a whole read yields is exactly `readAssembler`'s.
+ * open one is read again after each push addressed to it. The partials before the first open one are shared with
+ * every other state ({@link FrozenRun}), so a seek or a step reads and gathers only the partials from the first
+ * open one on: without that, each seek walked every block of the stream three times (restore, reads, gather), most
+ * of a seek's time at a million chunks (bench/README.md, the core bench). What a whole read yields is exactly
+ * `readAssembler`'s.
  */
 export class BlockReads {
   private readonly frozen = new Map<number, BlockRead>()
-  /** Reads of the live assembler's partials, in first-seen order. */
+  private readonly run = new FrozenRun()
+  /** How many of the live assembler's partials, from the first, are frozen: their reads are the run's. */
+  private shared = 0
+  /** Reads of the live assembler's partials from `shared` on, in first-seen order. */
   private reads: BlockRead[] = []
 
   constructor(private readonly lifeOf: (index: number) => BlockLife | undefined) {}
 
   /** Reads every partial of an assembler just restored or started. */
   rebuild(assembler: BlockAssembler): void {
-    this.reads = assembler.indexes.map((index) => this.readBlock(assembler, index))
+    this.shared = this.share(assembler)
+    const { indexes } = assembler
+    this.reads = []
+    for (let at = this.shared; at < indexes.length; at++)
+      this.reads.push(this.readBlock(assembler, indexes[at]!))
   }
 
   /** After pushes on the same assembler: rereads the indexes they addressed and appends the new ones. */
   update(assembler: BlockAssembler, touched: readonly number[]): void {
     const { indexes } = assembler
-    for (let at = this.reads.length; at < indexes.length; at++)
+    // Partials only freeze, so the frozen run only grows; the reads it now covers are its own.
+    const shared = this.share(assembler)
+    if (shared > this.shared) {
+      this.reads.splice(0, shared - this.shared)
+      this.shared = shared
+    }
+    for (let at = this.shared + this.reads.length; at < indexes.length; at++)
       this.reads.push(this.readBlock(assembler, indexes[at]!))
     for (const index of touched) {
       const at = this.lifeOf(index)?.order
       // A life's order is its position in first-seen order; anything else is a bug, so read everything again.
       if (at === undefined || indexes[at] !== index) return this.rebuild(assembler)
-      this.reads[at] = this.readBlock(assembler, index)
+      // A partial in the frozen run is frozen: a push addressed to it changed nothing.
+      if (at >= this.shared) this.reads[at - this.shared] = this.readBlock(assembler, index)
     }
   }
 
   /** What `readAssembler(assembler)` yields, and the block frames, from the reads kept. */
   read(assembler: BlockAssembler): AssemblyRead & { readonly partials: BlockFrame[] } {
-    const partials: BlockFrame[] = []
-    const all: ContentBlock[] = []
-    const kept: ContentBlock[] = []
-    let blocksThrow: string | undefined
-    let keptThrow: string | undefined
+    const { run, shared } = this
+    const partials = run.frames.slice(0, run.framesAt[shared])
+    const all = run.all.slice(0, run.allAt[shared])
+    const kept = run.kept.slice(0, run.keptAt[shared])
+    // Each read-side call stops at the first block it throws at, as the harness's loops do.
+    let blocksThrow = run.allThrowAt < shared ? run.allThrow : undefined
+    let keptThrow = run.keptThrowAt < shared ? run.keptThrow : undefined
     for (const read of this.reads) {
       if (read.frame !== null) partials.push(read.frame)
-      // Each read-side call stops at the first block it throws at, as the harness's loops do.
       if (blocksThrow === undefined) {
         if (read.assembled instanceof Thrown) blocksThrow = read.assembled.message
         else all.push(read.assembled)
@@ -132,6 +196,24 @@ export class BlockReads {
       usage: assembler.usage ?? null,
       replayState,
     }
+  }
+
+  /**
+   * How many of the assembler's partials, from the first, are frozen (every one before the first open one, in
+   * first-seen order), with the run grown to cover them. Found from the open partials' lives, a handful, not by
+   * walking the frozen ones; 0 (read everything) where a life is missing or does not match.
+   */
+  private share(assembler: BlockAssembler): number {
+    const { indexes } = assembler
+    let first = indexes.length
+    for (const index of assembler.openIndexes) {
+      const at = this.lifeOf(index)?.order
+      if (at === undefined || indexes[at] !== index) return 0
+      first = Math.min(first, at)
+    }
+    for (let at = this.run.reads.length; at < first; at++)
+      this.run.push(this.readBlock(assembler, indexes[at]!))
+    return first
   }
 
   private readBlock(assembler: BlockAssembler, index: number): BlockRead {
