@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BlockAssembler } from './BlockAssembler'
 import type { StreamChunk } from './protocol'
-import { knownStream } from '../test/arbitraries'
+import { anyStream, knownStream } from '../test/arbitraries'
 import { assemble, be, bs, finish, rd, reasoning, tcd, td, text, toolCall, usage } from '../test/chunks'
 
 // docs/protocol.md §3 — the harness's own acceptance cases, numbered as there.
@@ -247,9 +247,47 @@ describe('BlockAssembler details', () => {
     expect(a.blocks()).toEqual([text('done'), text('open more')])
     expect(copy.partial(0)).toBe(a.partial(0))
   })
+
+  it('a restored state looks its frozen partials up in the later state, and opens the blocks first seen after it', () => {
+    const chunks = [
+      bs(0, 'text'),
+      td(0, 'a'),
+      be(0, text('a')),
+      td(1, 'open'),
+      bs(2, 'text'),
+      be(2, text('z')),
+    ]
+    const early = assemble(chunks.slice(0, 4))
+    const later = assemble(chunks)
+    const restored = BlockAssembler.restore(early.snapshot(), later)
+    expect(restored.partial(0)).toBe(later.partial(0))
+    // Block 2 is frozen in the later state, but this state has not seen it: its start opens it here.
+    expect(restored.partial(2)).toBeUndefined()
+    expect(restored.push(td(1, ' more'))).toMatchObject({ kind: 'append-text', index: 1 })
+    expect(restored.push(bs(2, 'text'))).toEqual({ kind: 'open', index: 2, blockType: 'text' })
+    expect(restored.push(td(0, 'late'))).toEqual({ kind: 'ignored-straggler', index: 0 })
+    expect(restored.blocks()).toEqual([text('a'), text('open more'), text('')])
+    expect(later.blocks()).toEqual([text('a'), text('open'), text('z')])
+  })
 })
 
 describe('BlockAssembler properties (docs/protocol.md §3)', () => {
+  it('a state restored from its snapshot and a later state, then pushed on, is the state a fresh replay reaches', () => {
+    fc.assert(
+      fc.property(anyStream(40), fc.nat(), fc.nat(), (chunks, a, b) => {
+        const at = a % (chunks.length + 1)
+        const to = at + (b % (chunks.length - at + 1))
+        const later = assemble(chunks.slice(0, to + (b % 3 === 0 ? 0 : chunks.length)))
+        const restored = BlockAssembler.restore(assemble(chunks.slice(0, at)).snapshot(), later)
+        const effects = chunks.slice(at, to).map((chunk) => restored.push(chunk))
+        const fresh = assemble(chunks.slice(0, at))
+        expect(effects).toEqual(chunks.slice(at, to).map((chunk) => fresh.push(chunk)))
+        expect(restored.exportState()).toEqual(fresh.exportState())
+        expect(restored.snapshot()).toEqual(fresh.snapshot())
+      }),
+    )
+  })
+
   it('P1: blocks().length ≤ distinct indexes seen', () => {
     fc.assert(
       fc.property(knownStream, (chunks) => {

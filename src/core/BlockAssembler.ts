@@ -89,6 +89,15 @@ const MAX_RUN_TEXT = 2 ** 28
  */
 export class BlockAssembler {
   private partials = new Map<number, PartialBlock>()
+  /**
+   * A restored state's frozen partials stay in the later state it was restored from: its first `inheritedLength`
+   * indexes in first-seen order, less the open ones copied into `partials`. Copying each into this state's map made
+   * restoring O(blocks), the larger part of a seek (bench/README.md, the core bench).
+   */
+  private inheritedFrom: BlockAssembler | undefined
+  private inheritedLength = 0
+  /** Each index's place in first-seen order, built when a restore first asks (order only grows, places never move). */
+  private places: Map<number, number> | undefined
   private order: number[] = []
   private storedUsage: TokenUsage | undefined
   private storedFinish: FinishReason | undefined
@@ -136,7 +145,7 @@ export class BlockAssembler {
    * without walking hundreds of pieces.
    */
   appendRun(run: RunOfDeltas, from: number): boolean {
-    const partial = this.partials.get(run.index as number)
+    const partial = this.find(run.index as number)
     if (this.storedFailure !== undefined || partial === undefined || partial.block) return false
     const { payload } = run
     const isToolCall = run.deltaType === 'tool-call-delta'
@@ -166,7 +175,7 @@ export class BlockAssembler {
    * comparison is the one §5's end-content-mismatch check makes next, which then finds one string on both sides.
    */
   shareClosedText(index: number): void {
-    const partial = this.partials.get(index)
+    const partial = this.find(index)
     const block = partial?.block as { text?: unknown; arguments?: unknown } | undefined
     if (partial === undefined || typeof block !== 'object' || block === null) return
     if (typeof block.text === 'string' && block.text === partial.text) partial.text = block.text
@@ -182,7 +191,8 @@ export class BlockAssembler {
     switch (chunk.type) {
       case 'block-start': {
         // A1: a seen index (by any earlier start, delta or end) is neither retyped nor reopened.
-        if (this.partials.has(chunk.index)) return { kind: 'ignored-duplicate-start', index: chunk.index }
+        if (this.find(chunk.index) !== undefined)
+          return { kind: 'ignored-duplicate-start', index: chunk.index }
         this.order.push(chunk.index)
         this.partials.set(chunk.index, { blockType: chunk.blockType, text: '', toolCallArguments: '' })
         this.open.add(chunk.index)
@@ -249,7 +259,7 @@ export class BlockAssembler {
   }
 
   private ensure(index: number, blockType: string): PartialBlock {
-    let partial = this.partials.get(index)
+    let partial = this.find(index)
     // Two fields, not an object per push: a 100 MB log pushes millions of chunks.
     this.ensuredIndex = index
     this.ensuredImplicit = partial === undefined ? 1 : 0
@@ -335,7 +345,7 @@ export class BlockAssembler {
 
   /** The partial for an index, or undefined. Callers must not mutate it. */
   partial(index: number): Readonly<PartialBlock> | undefined {
-    return this.partials.get(index)
+    return this.find(index)
   }
 
   /**
@@ -382,11 +392,15 @@ export class BlockAssembler {
     return { ...this.totals(), orderLength: this.order.length, open }
   }
 
-  /** Rebuilds the state a snapshot recorded, taking order and frozen partials from `later`, a later state. */
+  /**
+   * Rebuilds the state a snapshot recorded, taking order and frozen partials from `later`, a later state: its
+   * frozen partials are looked up there, not copied.
+   */
   static restore(snapshot: AssemblerSnapshot, later: BlockAssembler): BlockAssembler {
     const restored = new BlockAssembler()
     restored.order = later.order.slice(0, snapshot.orderLength)
-    for (const index of restored.order) restored.partials.set(index, later.mustGet(index))
+    restored.inheritedFrom = later
+    restored.inheritedLength = snapshot.orderLength
     for (const [index, partial] of snapshot.open) restored.partials.set(index, { ...partial })
     restored.open = new Set(snapshot.open.map(([index]) => index))
     restored.adopt(snapshot)
@@ -415,6 +429,9 @@ export class BlockAssembler {
   /** Replaces this assembler's whole state with an exported one (a duplicate index keeps its first entry). */
   importState(state: AssemblerState): void {
     this.partials = new Map()
+    this.inheritedFrom = undefined
+    this.inheritedLength = 0
+    this.places = undefined
     this.order = []
     this.open = new Set()
     for (const [index, partial] of state.partials) {
@@ -432,8 +449,25 @@ export class BlockAssembler {
     })
   }
 
+  /**
+   * The partial of `index`: this state's own, or a frozen one inherited from the state it was restored from when
+   * the index was first seen before the snapshot (one first seen later is not this state's yet).
+   */
+  private find(index: number): PartialBlock | undefined {
+    const own = this.partials.get(index)
+    if (own !== undefined || this.inheritedFrom === undefined) return own
+    const place = this.inheritedFrom.placeOf(index)
+    return place !== undefined && place < this.inheritedLength ? this.inheritedFrom.find(index) : undefined
+  }
+
+  private placeOf(index: number): number | undefined {
+    const places = (this.places ??= new Map())
+    for (let at = places.size; at < this.order.length; at++) places.set(this.order[at]!, at)
+    return places.get(index)
+  }
+
   private mustGet(index: number): PartialBlock {
-    const partial = this.partials.get(index)
+    const partial = this.find(index)
     if (!partial) throw new Error(`BlockAssembler invariant violated: no partial for index ${index}`)
     return partial
   }
