@@ -24,7 +24,6 @@ import {
   type Scroll,
   type ScrollSpace,
 } from './scrollSpace'
-import { placeRows, type RowSlots } from './rowSlots'
 import { ROW_HEIGHT, TimelineRow, showClippedText, type RowState } from './TimelineRow'
 
 const HEADER = ROW_HEIGHT
@@ -37,34 +36,20 @@ const OVERSCAN = 2
  * offsets in 2 px steps and places the sticky body ±1 px off, which cut the last row by a pixel (bench/README.md).
  */
 const END_SLACK = 1
-/** How many rows from its base a row element can lie, either way, before every element is placed anew (rowSlots.ts). */
-const REACH_ROWS = 256
-/** How far below the body's height the rows in the window can lie: the slots past the view, and the row in part view. */
-const BELOW = (OVERSCAN + 2) * ROW_HEIGHT
-/** How far above or below the body its rows can lie when placed from a base row: the reach, and the window's rows. */
-const REACH = REACH_ROWS * ROW_HEIGHT + BELOW
-/**
- * Rows are placed from a base row only while the scroll offset, and every offset added to it, stays under 2^24 px,
- * where a float still holds every whole pixel. Past it Chromium's geometry keeps 2 px steps (the scroll offsets of
- * the 40 px sweep), and a transform and row offsets of thousands of pixels beside a sticky offset of ~22M px added a
- * second rounding to the body's own: the last row came out 2 px low at the end of a 1M stream (bench/README.md, the
- * → step). There the base stays the first row in view, the body's transform under a row, as in a fling.
- */
-const EXACT_PX = 2 ** 24
+/** How far below the body's height its rows can lie: the slots past the view, and the row its transform lifts. */
+const REACH = (OVERSCAN + 2) * ROW_HEIGHT
 
 /**
  * The chunk rows, virtualized. The row at the cursor (the last applied chunk) is current; later rows are dimmed.
  * Scrolling follows the cursor only when its row leaves the view, so playback does not scroll every frame.
  *
  * Only the rows in view are rendered, in a body that sticks to the top of the view: the scrolled length comes from
- * the table's height, so no element sits millions of pixels down. Each row element is placed by its row's distance
- * from a base row, and the body is shifted by the base's distance from the view's top, so scrolling by less than a
- * row changes one transform and re-renders no row. A jump past every row on screen (a fling) keeps each element's
- * `top` and rewrites the rows' text and classes only: changing every row's inline `top` cost Chromium's style
- * recalculation 7.6 ms a frame of a fling at 1M and 22.5 ms at 10M, against ~1.4 ms of style and layout in all
- * without (bench/README.md, the timeline's fling). A scroll by a few rows (a step past the view's edge) keeps the
- * rows still on screen in their elements and moves only the rows coming in (rowSlots.ts). Past 2^24 px of scroll
- * (EXACT_PX) the base is always the first row in view: each element keeps its `top` and a scroll rewrites text.
+ * the table's height, so no element sits millions of pixels down. Each row element keeps its place in the window
+ * (keyed by it, its `top` fixed for its life), and the body is shifted by the first row's distance from the view's
+ * top, so scrolling by less than a row changes one transform and re-renders no row, and a scroll rewrites the rows'
+ * text and classes but never a row's own style: changing every row's inline `top` (rows keyed by row mod the window,
+ * as before) cost Chromium's style recalculation 7.6 ms a frame of a fling at 1M and 22.5 ms at 10M, against ~1.4 ms
+ * of style and layout in all now (bench/README.md, the timeline's fling).
  *
  * Chromium caps an element's height at 33,554,430 px. Up to MAX_SCROLL_PX (30M px, ~1.36M rows of 22 px) one
  * scrolled pixel is one content pixel; beyond it the scrolled length is clamped and one scrolled pixel stands for
@@ -204,15 +189,8 @@ export function TimelineGrid({
   // Every slot filled (the rows in view and at least OVERSCAN below, rowsInView's end never passes it): a scroll by
   // a row then neither mounts nor unmounts one, it only rewrites the rows' text.
   const end = Math.min(rows.count, first + slots)
-  // Placed from the slots last rendered (React's "adjust state when a prop changes", as the cursor-follow above).
-  const [slotted, setSlotted] = useState<RowSlots | null>(null)
-  const exact = scrollTopFor(space, view, top) + HEADER + view + REACH < EXACT_PX
-  const placed = placeRows(slotted, first, end, slots, exact ? REACH_ROWS : 0)
-  if (placed !== slotted) setSlotted(placed)
-  const slotOf = Array.from({ length: end - first }, () => 0)
-  placed.rows.forEach((row, slot) => {
-    if (row >= 0) slotOf[row - first] = slot
-  })
+  const shown: number[] = []
+  for (let row = first; row < end; row++) shown.push(row)
   return (
     <div ref={scrollRef} className="timeline-grid h-full overflow-auto">
       {/* Table elements laid out as blocks and CSS grid rows; the table's height is the scrolled length. */}
@@ -264,25 +242,23 @@ export function TimelineGrid({
           style={{
             top: HEADER,
             height: view,
-            transform: `translateY(${placed.base * ROW_HEIGHT - top}px)`,
-            ['--timeline-above' as string]: `${exact ? REACH : 0}px`,
-            ['--timeline-below' as string]: `${exact ? REACH : BELOW}px`,
+            transform: `translateY(${first * ROW_HEIGHT - top}px)`,
+            ['--timeline-reach' as string]: `${REACH}px`,
           }}
         >
-          {/* In row order, so the document's order is the rows' (a row coming in is moved, not only restyled). */}
-          {slotOf.map((slot, at) => (
+          {shown.map((row) => (
             <TimelineRow
-              key={slot}
-              id={`${prefix}-${first + at}`}
+              key={row - first}
+              id={`${prefix}-${row}`}
               engine={engine}
               rows={rows}
               missing={missing}
-              row={first + at}
-              top={(first + at - placed.base) * ROW_HEIGHT}
-              state={stateOf(first + at)}
+              row={row}
+              top={(row - first) * ROW_HEIGHT}
+              state={stateOf(row)}
               onSeek={onSeek}
               onToggle={toggleRun}
-              onActions={whatIf !== null && first + at === current ? onActions : undefined}
+              onActions={whatIf !== null && row === current ? onActions : undefined}
               t={t}
             />
           ))}
