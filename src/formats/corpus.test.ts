@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { assembleOpen, BlockAssembler } from '../core/BlockAssembler'
+import { readAssembler } from '../core/analyzeStream'
 import { jsonEqual } from '../core/jsonEqual'
+import { ReplayEngine } from '../core/ReplayEngine'
 import type { AnyChunk, BlockEndChunk, ContentBlock, ToolCallDeltaChunk } from '../core/protocol'
 import { compareRecorded, type Attempt, type Session } from '../core/session'
 import { corpusFiles, readCorpus } from '../test/corpus'
@@ -88,6 +90,48 @@ describe.each(files.filter((name) => name !== LEGACY))('%s (a current, untrimmed
     for (const message of sessionOf(name).messages.filter((m) => m.provenance === 'cited')) {
       expect(message.attemptId).not.toBeNull()
       expect(message.citation).toEqual({ missing: [], foreign: [], uncited: [] })
+    }
+  })
+
+  it('seeks every attempt to each position, in a shuffled order, to what a fresh replay of that prefix reads', () => {
+    for (const attempt of sessionOf(name).streams) {
+      const fresh = new BlockAssembler()
+      // Each block as the fresh assembler holds it: index, text, arguments, frozen or not.
+      const blocksOf = () =>
+        fresh.indexes.map((index) => {
+          const { text, toolCallArguments, block } = fresh.partial(index)!
+          return [index, text, toolCallArguments, block !== undefined]
+        })
+      const expected = [readAssembler(fresh)]
+      const expectedBlocks = [blocksOf()]
+      for (const { chunk } of attempt.chunks) {
+        fresh.push(chunk)
+        expected.push(readAssembler(fresh))
+        expectedBlocks.push(blocksOf())
+      }
+      // Checkpoints every 4 chunks: most seeks restore one, then push on from it.
+      const engine = new ReplayEngine(attempt.chunks, { checkpointEvery: 4 })
+      let seed = attempt.chunks.length
+      const order = expected.map((_, k) => k)
+      for (let at = order.length - 1; at > 0; at--) {
+        seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
+        const other = seed % (at + 1)
+        ;[order[at], order[other]] = [order[other]!, order[at]!]
+      }
+      // Each target, then the step after it on the live state.
+      for (const k of order.flatMap((k) => (k < order.length - 1 ? [k, k + 1] : [k]))) {
+        const { k: _k, total, partials, last, findingCount, ignoredCount, ...read } = engine.seek(k)
+        void [_k, total, last, findingCount, ignoredCount]
+        expect(read, `${attempt.id} at ${k}`).toEqual(expected[k])
+        expect(
+          partials.map(({ life, text, toolCallArguments, state }) => [
+            life.index,
+            text,
+            toolCallArguments,
+            state === 'frozen',
+          ]),
+        ).toEqual(expectedBlocks[k])
+      }
     }
   })
 
