@@ -109,6 +109,17 @@ export class RowMap {
     }
     return this.runRow![run]! + (pos - runPos[run]!)
   }
+
+  /** How many positions from `pos` on hold the rows that follow on from its row (at least 1). */
+  following(pos: number): number {
+    if (this.rows !== null) {
+      let end = pos + 1
+      while (end < this.length && this.rows[end] === this.rows[end - 1]! + 1) end += 1
+      return end - pos
+    }
+    this.row(pos)
+    return this.runPos![this.last + 1]! - pos
+  }
 }
 
 /** The runs of consecutive rows a {@link RowMap} is made of, as a writer of the rows kept them (see its constructor). */
@@ -132,6 +143,17 @@ export class ColumnChunkList implements ChunkList {
   /** The row of `rows` that holds position `pos`. */
   row(pos: number): number {
     return this.positions === null ? pos : this.positions.row(pos)
+  }
+
+  /**
+   * How many positions from `pos` on are the rows that follow its row in its batch (at least 1): a loop over a long
+   * stream reads them from the batch's columns directly (`rows.batch(row).columns` at `rows.within(row)` on),
+   * without a lookup per position.
+   */
+  span(pos: number): number {
+    const row = this.row(pos)
+    const inBatch = this.rows.batch(row).length - this.rows.within(row)
+    return Math.min(inBatch, this.positions === null ? this.length - pos : this.positions.following(pos))
   }
 
   at(pos: number): SourcedChunk | undefined {

@@ -78,6 +78,26 @@ describe('fitToBudget', () => {
         }
   })
 
+  it('cuts a long stream read as columns where it cuts it read as objects, past the first batches', () => {
+    const text = generateStream(130_000)
+      .map((c) => JSON.stringify(c.chunk))
+      .join('\n')
+    const cuts = (source: LoadedSource) => ({
+      diagnostics: source.diagnostics,
+      length: chunksOf(source.sessions[0]!.streams[0]!).length,
+    })
+    for (const [chars, blocks] of [
+      [1e9, 200],
+      [1e6, 20_000],
+      [2.5e6, 20_000],
+    ] as const) {
+      const tight = { ...BROWSER_LIMITS, charsPerStream: chars, blocksPerStream: blocks }
+      const objects = cuts(fitToBudget(loadSource(text), tight))
+      expect(objects.length).toBeGreaterThan(50_000)
+      expect(cuts(fitToBudget(loadColumns(text), tight))).toEqual(objects)
+    }
+  }, 60_000)
+
   it('counts chunks and payload characters, not only blocks', () => {
     const many = fitToBudget(loadSource(ndjson(Array.from({ length: 300 }, () => td(0, 'a')))), limits)
     expect(many.sessions[0]!.streams[0]!.chunks).toHaveLength(200)

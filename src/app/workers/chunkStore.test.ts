@@ -65,6 +65,10 @@ describe('RowMap', () => {
           if (expected.length === 0) break
           const pos = at % expected.length
           expect(map.row(pos)).toBe(expected[pos])
+          // The positions from pos whose rows follow on from its row, and no more.
+          let end = pos + 1
+          while (end < expected.length && expected[end] === expected[end - 1]! + 1) end += 1
+          expect(map.following(pos)).toBe(end - pos)
         }
       }),
     )
