@@ -159,6 +159,8 @@ describe('readInput of a file', () => {
     })
     expect(seen.length).toBeGreaterThan(1)
     expect(seen).toStrictEqual([...seen].sort((a, b) => a - b))
+    // The bar moves once the first MiB is parsed, before the first piece after it.
+    expect(seen.find((done) => done > 0)).toBe(HEAD_BYTES)
     expect(seen.at(-1)).toBe(bytes.length)
   }, 120_000)
 })
