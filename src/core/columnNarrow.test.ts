@@ -157,6 +157,30 @@ describe('runs of seqs ≡ one entry per event', () => {
       }),
     )
   })
+
+  it('find the owners of many seqs as one lookup each finds them, climbing (one walk) or not', () => {
+    const event = fc.record({
+      gap: fc.constantFrom(0, 1, 1, 2, 7),
+      count: fc.integer({ min: 1, max: 5 }),
+      owner: fc.integer({ min: -1, max: 2 }),
+    })
+    const asked = fc.array(fc.oneof(fc.integer({ min: -2, max: 80 }), fc.constantFrom(0.5, 3.5, -0, 1e9)), {
+      maxLength: 60,
+    })
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 30 }), asked, fc.boolean(), (added, seqs, sorted) => {
+        const runs = new SeqRuns()
+        let next = 0
+        for (const { gap, count, owner } of added) {
+          const seq = Math.max(0, next - 1 + gap)
+          runs.add(seq, count, owner)
+          next = seq + count
+        }
+        const query = sorted ? [...seqs].sort((a, b) => a - b) : seqs
+        expect(runs.ownersOf(query)).toStrictEqual(query.map((seq) => runs.ownerOf(seq)))
+      }),
+    )
+  })
 })
 
 describe('NarrowColumn', () => {

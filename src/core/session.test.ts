@@ -1,8 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { block, event, sessionEvents, type StorageRecord } from '../test/builders'
 import { printSession } from '../test/printSession'
 import { be, bs, finish, finishError, td } from '../test/chunks'
-import { buildSession, buildStreamSession, compareRecorded } from './session'
+import { buildSession, buildStreamSession, compareRecorded, seqsNotCited } from './session'
 
 const build = (...records: StorageRecord[]) => buildSession(null, sessionEvents(...records))
 
@@ -251,5 +252,25 @@ describe('buildStreamSession', () => {
         { id: 'stream', turn: null, step: null, attempt: null, kind: 'stream', chunks, recorded: null },
       ],
     })
+  })
+})
+
+describe('seqsNotCited', () => {
+  it('gives what a set of the cited seqs gives, in order, whether the lists climb (one merge) or not', () => {
+    const seq = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom(-0, 0.5, 2 ** 53))
+    fc.assert(
+      fc.property(
+        fc.array(seq, { maxLength: 50 }),
+        fc.array(seq, { maxLength: 50 }),
+        fc.boolean(),
+        (seqs, cited, sorted) => {
+          const [mine, theirs] = sorted
+            ? [[...seqs].sort((a, b) => a - b), [...cited].sort((a, b) => a - b)]
+            : [seqs, cited]
+          const set = new Set(theirs)
+          expect(seqsNotCited(mine, theirs)).toStrictEqual(mine.filter((s) => !set.has(s)))
+        },
+      ),
+    )
   })
 })
