@@ -15,9 +15,35 @@ test('a 1,000,000-chunk stream loads with a visible progress bar, steps, and rea
       .join('\n') + '\n',
   )
   await openApp(page)
+  // What the panels hold at the moment the root turns idle, seen in the page: the panels come in tasks of their own
+  // after the timeline (docs/ARCHITECTURE.md, "Data flow"), and the idle signal waits for all of them.
+  await page.evaluate(() => {
+    const root = document.getElementById('root')!
+    let loading = false
+    new MutationObserver(() => {
+      const state = root.querySelector(':scope > [data-state]')?.getAttribute('data-state')
+      if (state === 'loading') loading = true
+      else if (state === 'idle' && loading && !('__atIdle' in window)) {
+        const rows = (name: string) =>
+          document.querySelectorAll(`section[aria-label="${name}"] [data-index]`).length
+        Object.assign(window, {
+          __atIdle: {
+            busy: document.querySelectorAll('[aria-busy="true"]').length,
+            blocks: rows('Blocks') > 0,
+            message: rows('Final message') > 0,
+          },
+        })
+      }
+    }).observe(root, { subtree: true, attributes: true, attributeFilter: ['data-state'] })
+  })
   await page.getByLabel('Open file', { exact: true }).setInputFiles(path)
   await expect(page.getByLabel('Loading progress')).toBeVisible()
   await idle(page)
+  expect(await page.evaluate(() => (window as unknown as { __atIdle: unknown }).__atIdle)).toEqual({
+    busy: 0,
+    blocks: true,
+    message: true,
+  })
   await expectPosition(page, 1_000_000, 1_000_000)
   // Opened at its end, with the last row wholly in view (the view's height is read before the cursor is followed).
   const timeline = page.getByRole('region', { name: 'Timeline' })

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { loadSource } from '../formats/load'
 import { be, bs, finish, td, text, usage } from '../test/chunks'
 import { readCorpus } from '../test/corpus'
+import { generateStream } from '../test/generate'
 import { createChunkscopeStore, findBoundary } from './store'
 
 const ndjson = [bs(0, 'text'), td(0, 'a'), td(0, 'b'), be(0, text('ab')), usage(1, 1), finish('stop')]
@@ -113,5 +114,66 @@ describe('store: slices seen together', () => {
     const live = store.getState().sourceId
     await store.getState().actions.showLive(loadSource(ndjson, 'live'))
     expect([live > first, store.getState().sourceId]).toEqual([true, live])
+  })
+})
+
+describe('store: a long stream’s first show', () => {
+  // Over the slices' threshold: the engine is built in slices and the panels come in tasks of their own.
+  const long = generateStream(60_000)
+    .map((c) => JSON.stringify(c.chunk))
+    .join('\n')
+
+  /** A store whose yields are logged, with every change of what the panels show between them. */
+  function logged(hold?: (log: string[]) => Promise<void> | undefined) {
+    const log: string[] = []
+    const store = createChunkscopeStore({
+      yieldToHost: () => {
+        log.push('yield')
+        return hold?.(log) ?? Promise.resolve()
+      },
+    })
+    store.subscribe((state, before) => {
+      if (state.showing !== before.showing || state.engine !== before.engine)
+        log.push(`${state.showing}${state.engine === null ? '' : ` k=${state.k}`}`)
+    })
+    return { store, log }
+  }
+
+  it('shows the stream, then the blocks and findings, then the final message, each after a yield', async () => {
+    const { store, log } = logged()
+    await store.getState().actions.showSource(loadSource(long, 'long.ndjson'), { kind: 'file', name: 'long' })
+    expect(log.slice(log.indexOf('stream k=60000') - 1)).toEqual([
+      'yield',
+      'stream k=60000',
+      'yield',
+      'blocks k=60000',
+      'yield',
+      'all k=60000',
+    ])
+  })
+
+  it('a short stream shows whole at once', async () => {
+    const { store, log } = logged()
+    await store.getState().actions.showSource(loadSource(ndjson, 'x.ndjson'), { kind: 'paste', name: 'x' })
+    expect(log).toEqual(['all k=6'])
+  })
+
+  it('a load begun before the panels show leaves them shown, and the old show sets nothing later', async () => {
+    let release = () => {}
+    const { store, log } = logged((log) =>
+      log.at(-2) === 'stream k=60000' ? new Promise<void>((resolve) => (release = resolve)) : undefined,
+    )
+    const shown = store
+      .getState()
+      .actions.showSource(loadSource(long, 'long.ndjson'), { kind: 'file', name: 'long' })
+    await vi.waitFor(() => expect(store.getState().showing).toBe('stream'))
+    store.getState().actions.startLoading()
+    expect(store.getState().showing).toBe('all')
+    release()
+    await shown
+    expect([store.getState().showing, log.slice(log.indexOf('stream k=60000'))]).toEqual([
+      'all',
+      ['stream k=60000', 'yield', 'all k=60000'],
+    ])
   })
 })

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { TimelineOrAdapter } from './adapter/TimelineOrAdapter'
 import { BlocksPanel } from './blocks/BlocksPanel'
 import { ExperimentsPanel } from './experiments/ExperimentsPanel'
@@ -53,37 +53,24 @@ export function App() {
   useUrlSync()
   useKeyboard()
   usePlayback()
-  const status = useChunkscope((s) => s.status)
-  const hasSource = useChunkscope((s) => s.origin !== null)
   const live = useChunkscope((s) => s.origin?.kind === 'live')
   const [sizes, resize] = useSizes()
   const [drawer, setDrawer] = useState(false)
   usePresenterSettings()
   const presenter = useChunkscope((s) => s.presenter)
-  const idleState = status === 'loading' || !hasSource ? 'loading' : 'idle'
-  const opensEnded = useChunkscope((s) => s.opensEnded)
 
   if (presenter)
     return (
-      <div
-        data-state={idleState}
-        data-opens={opensEnded}
-        className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
-      >
+      <Root className="flex h-screen flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100">
         <StatusBar />
         <PresenterView />
         <DropZone />
         <HelpDialog />
-      </div>
+      </Root>
     )
 
   return (
-    // `data-state` is the app's idle signal for e2e: "loading" until a source is on screen and while one loads.
-    <div
-      data-state={idleState}
-      data-opens={opensEnded}
-      className="flex h-screen min-h-[40rem] flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100"
-    >
+    <Root className="flex h-screen min-h-[40rem] flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100">
       <Toolbar
         outlineOpen={drawer}
         onToggleOutline={() => setDrawer(!drawer)}
@@ -165,6 +152,21 @@ export function App() {
       </div>
       <DropZone />
       <HelpDialog />
+    </Root>
+  )
+}
+
+/**
+ * The page's root, with the app's idle signal for e2e and the benches: `data-state` is "loading" until a source is
+ * on screen, while one loads and until all its panels show. A component of its own, so that the signal's changes
+ * re-render only this element: the workbench inside is the same element passed in.
+ */
+function Root({ className, children }: { readonly className: string; readonly children: ReactNode }) {
+  const loading = useChunkscope((s) => s.status === 'loading' || s.origin === null || s.showing !== 'all')
+  const opensEnded = useChunkscope((s) => s.opensEnded)
+  return (
+    <div data-state={loading ? 'loading' : 'idle'} data-opens={opensEnded} className={className}>
+      {children}
     </div>
   )
 }

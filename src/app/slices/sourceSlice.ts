@@ -29,6 +29,9 @@ export type Origin =
   /** The live captures of the page and its feeds: the source grows while it is on screen. */
   | { readonly kind: 'live'; readonly name: string }
 
+/** See `SourceState.showing`. */
+export type Showing = 'stream' | 'blocks' | 'all'
+
 /** The source on screen, the selected stream and its engine, and how loading goes. */
 export type SourceState = {
   readonly source: LoadedSource | null
@@ -41,6 +44,13 @@ export type SourceState = {
   /** Every attempt's engine, summary and recorded comparison, each computed once (a new instance per source). */
   readonly results: AttemptResults
   readonly status: 'idle' | 'loading'
+  /**
+   * How much of the selected stream the panels show. A long stream's first show is three tasks, not one long one
+   * (docs/ARCHITECTURE.md, "Data flow"): `stream` (its timeline, lanes and transport), then `blocks` (the blocks
+   * and findings panels too), then `all` (the final message too); the panels not shown yet have an empty, busy
+   * body, and the root's idle signal waits for `all`.
+   */
+  readonly showing: Showing
   readonly progress: LoadProgress | null
   /** A load failure or unreadable input, shown in a banner; whatever could be read stays on screen. */
   readonly error: string | null
@@ -143,6 +153,8 @@ export function createSourceSlice(
   ): Promise<void> {
     const token = ++generation
     const ended = () => (endsOpen ? { opensEnded: get().opensEnded + 1 } : {})
+    // A show this one supersedes leaves its panels to be shown as they are, until this one sets its own.
+    if (get().showing !== 'all') set({ showing: 'all' })
     if (entry === null) {
       set({
         streamKey: null,
@@ -151,6 +163,7 @@ export function createSourceSlice(
         k: 0,
         playing: false,
         status: 'idle',
+        showing: 'all',
         progress: null,
         ...ended(),
       })
@@ -159,8 +172,8 @@ export function createSourceSlice(
     const engine = await buildEngine(entry, token)
     if (engine === null || token !== generation) return
     const unchanged = engine === get().engine && k === get().k
-    // A long stream's last slice, its frame and the workbench's first render are three tasks, not one long one: the
-    // page gets the thread back (and the progress bar its frame) between them.
+    // A long stream's last slice, its frame and the workbench's first render (itself three: `showing`) are
+    // separate tasks, not one long one: the page gets the thread back (and the progress bar its frame) between them.
     const long = engine.total > SLICE && get().status === 'loading' && !unchanged
     if (long) {
       set({ progress: { phase: 'replaying', done: engine.total, total: engine.total } })
@@ -181,9 +194,17 @@ export function createSourceSlice(
       k: frame?.k ?? 0,
       playing: keepPlaying && get().playing,
       status: 'idle',
+      showing: long ? 'stream' : 'all',
       progress: null,
       ...ended(),
     })
+    if (!long) return
+    for (const showing of ['blocks', 'all'] as const) {
+      await options.yieldToHost()
+      // A newer load or selection has set the panels' state itself.
+      if (token !== generation) return
+      set({ showing })
+    }
   }
 
   return {
@@ -195,6 +216,7 @@ export function createSourceSlice(
       engine: null,
       results: new AttemptResults(null),
       status: 'idle',
+      showing: 'all',
       progress: null,
       error: null,
       opensEnded: 0,
@@ -224,6 +246,7 @@ export function createSourceSlice(
           streamKey: null,
           engine: null,
           frame: null,
+          showing: 'all',
           error: fatal,
           filter: initialFilter,
           follow: false,
@@ -261,7 +284,13 @@ export function createSourceSlice(
       },
       startLoading() {
         generation += 1
-        set({ status: 'loading', progress: { phase: 'reading', done: 0, total: 0 }, playing: false })
+        // A superseded show's panels are shown as they are (its second task returns early).
+        set({
+          status: 'loading',
+          showing: 'all',
+          progress: { phase: 'reading', done: 0, total: 0 },
+          playing: false,
+        })
       },
       reportProgress(progress) {
         set({ progress })

@@ -18,8 +18,10 @@ const NO_BLOCKS: readonly BlockFrame[] = []
  */
 export function BlocksPanel() {
   const t = useT()
-  const frame = useChunkscope((s) => s.frame)
-  const engine = useChunkscope((s) => s.engine)
+  // A long stream's first show renders the cards in a task of their own (the store's `showing`).
+  const pending = useChunkscope((s) => s.showing === 'stream')
+  const frame = useChunkscope((s) => (s.showing === 'stream' ? null : s.frame))
+  const engine = useChunkscope((s) => (s.showing === 'stream' ? null : s.engine))
   const partials = frame?.partials ?? NO_BLOCKS
   const scrollRef = useRef<HTMLDivElement>(null)
   const listRef = useRef<HTMLDivElement>(null)
@@ -69,6 +71,7 @@ export function BlocksPanel() {
     <Panel
       title={t('blocks.title')}
       className="flex-1"
+      busy={pending}
       actions={
         partials.length > 0 && (
           <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
@@ -84,7 +87,7 @@ export function BlocksPanel() {
           </p>
         )}
         {frame === null || engine === null ? (
-          <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('blocks.noStream')}</p>
+          !pending && <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('blocks.noStream')}</p>
         ) : partials.length === 0 ? (
           <p className="p-2 text-xs text-slate-600 dark:text-slate-300">
             {engine.lives.length === 0 ? t('blocks.none') : t('blocks.notYet')}

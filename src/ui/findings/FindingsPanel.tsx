@@ -16,7 +16,9 @@ import { SEVERITIES, SEVERITY_ICON } from './severity'
  */
 export function FindingsPanel() {
   const t = useT()
-  const engine = useChunkscope((s) => s.engine)
+  // A long stream's first show renders the findings in a task of their own (the store's `showing`).
+  const pending = useChunkscope((s) => s.showing === 'stream')
+  const engine = useChunkscope((s) => (s.showing === 'stream' ? null : s.engine))
   const source = useChunkscope((s) => s.source)
   const streamKey = useChunkscope((s) => s.streamKey)
   const results = useChunkscope((s) => s.results)
@@ -46,6 +48,7 @@ export function FindingsPanel() {
     <Panel
       title={t('findings.title')}
       className="flex-[2]"
+      busy={pending}
       actions={
         counts !== null && (
           <fieldset className="flex gap-0.5">
@@ -75,7 +78,7 @@ export function FindingsPanel() {
       }
     >
       {list === null ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('findings.none')}</p>
+        !pending && <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('findings.none')}</p>
       ) : list.length === 0 ? (
         <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('findings.clean')}</p>
       ) : positions !== null && positions.length === 0 ? (

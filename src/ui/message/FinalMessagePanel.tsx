@@ -27,8 +27,10 @@ const TOGGLE =
  */
 export function FinalMessagePanel() {
   const t = useT()
-  const frame = useChunkscope((s) => s.frame)
-  const engine = useChunkscope((s) => s.engine)
+  // A long stream's first show renders the message in a task of its own (the store's `showing`).
+  const pending = useChunkscope((s) => s.showing !== 'all')
+  const frame = useChunkscope((s) => (s.showing !== 'all' ? null : s.frame))
+  const engine = useChunkscope((s) => (s.showing !== 'all' ? null : s.engine))
   const source = useChunkscope((s) => s.source)
   const streamKey = useChunkscope((s) => s.streamKey)
   const mode = useChunkscope((s) => s.finalMode)
@@ -71,6 +73,7 @@ export function FinalMessagePanel() {
       title={t('message.title')}
       className="flex-1"
       focusableScroll
+      busy={pending}
       actions={
         <>
           <fieldset className="flex">
@@ -94,7 +97,7 @@ export function FinalMessagePanel() {
       }
     >
       {read == null || shown === null ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('blocks.noStream')}</p>
+        !pending && <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('blocks.noStream')}</p>
       ) : (
         <div className="space-y-1.5 p-2">
           <MessageMeta read={read} streaming={engine?.streaming ?? false} />
