@@ -162,6 +162,7 @@ async function search(page: Page): Promise<Row[]> {
   const box = page.getByRole('searchbox', { name: 'Search payloads' })
   const position = page.getByLabel('Position')
   const times: number[] = []
+  const inPage: number[] = []
   const tasks: number[] = []
   for (let i = 0; i < 3; i++) {
     await box.fill('')
@@ -172,6 +173,21 @@ async function search(page: Page): Promise<Row[]> {
     const before = await position.textContent()
     await page.evaluate(() => ((window as unknown as Record<string, number[]>)['__longTasks']!.length = 0))
     await box.focus()
+    // Timed in the page too: from the query's input event to the frame after the cursor moved, as a user's last
+    // keystroke would be; Playwright's round trips (its fill, its press, its polls) are not in that figure.
+    await page.evaluate((before) => {
+      const w = window as unknown as Record<string, number>
+      w['__searchMs'] = -1
+      let typed = 0
+      document.addEventListener('input', (event) => (typed = event.timeStamp), { capture: true, once: true })
+      const position = document.querySelector('[aria-label="Position"]')!
+      const moved = new MutationObserver(() => {
+        if (position.textContent === before) return
+        moved.disconnect()
+        requestAnimationFrame(() => setTimeout(() => (w['__searchMs'] = performance.now() - typed), 0))
+      })
+      moved.observe(position, { subtree: true, childList: true, characterData: true })
+    }, before)
     const started = await page.evaluate(() => performance.now())
     await box.fill(QUERY)
     await box.press('Enter')
@@ -186,6 +202,8 @@ async function search(page: Page): Promise<Row[]> {
         ),
     )
     times.push(done - started)
+    await page.waitForFunction(() => (window as unknown as Record<string, number>)['__searchMs']! >= 0)
+    inPage.push(await page.evaluate(() => (window as unknown as Record<string, number>)['__searchMs']!))
     tasks.push(
       await page.evaluate(() =>
         Math.max(0, ...(window as unknown as Record<string, number[]>)['__longTasks']!),
@@ -196,10 +214,16 @@ async function search(page: Page): Promise<Row[]> {
   await box.press('Escape')
   return [
     {
+      name: `search "${QUERY}" → cursor on the hit, timed in the page: median of 3`,
+      value: median(inPage),
+      unit: 'ms',
+      goal: '≤ 100 ms',
+    },
+    {
+      // Timed from the bench's side, as before (the baseline's older figures): Playwright's round trips included.
       name: `search "${QUERY}" → cursor on the hit: median of 3`,
       value: median(times),
       unit: 'ms',
-      goal: '≤ 100 ms',
     },
     {
       name: 'search: longest main-thread task',
