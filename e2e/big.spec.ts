@@ -28,9 +28,16 @@ test('a 1,000,000-chunk stream loads with a visible progress bar, steps, and rea
           document.querySelectorAll(`section[aria-label="${name}"] [data-index]`).length
         Object.assign(window, {
           __atIdle: {
-            busy: document.querySelectorAll('[aria-busy="true"]').length,
+            busy: ['Blocks', 'Findings', 'Final message'].filter(
+              (name) =>
+                document.querySelector(`section[aria-label="${name}"]`)?.getAttribute('aria-busy') === 'true',
+            ).length,
             blocks: rows('Blocks') > 0,
             message: rows('Final message') > 0,
+            // The lanes and the metrics come later still; meanwhile neither asks for a stream to be loaded.
+            asksForStream: ['Load a stream to see its blocks.', 'Select a stream to measure it.'].some(
+              (note) => document.body.textContent?.includes(note),
+            ),
           },
         })
       }
@@ -43,7 +50,9 @@ test('a 1,000,000-chunk stream loads with a visible progress bar, steps, and rea
     busy: 0,
     blocks: true,
     message: true,
+    asksForStream: false,
   })
+  await expect(page.getByRole('region', { name: 'Metrics' })).toContainText('Time to first token')
   await expectPosition(page, 1_000_000, 1_000_000)
   // Opened at its end, with the last row wholly in view (the view's height is read before the cursor is followed).
   const timeline = page.getByRole('region', { name: 'Timeline' })

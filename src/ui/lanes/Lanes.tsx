@@ -69,10 +69,13 @@ export function Lanes() {
       </span>
     )
 
+  // A long stream's lanes are on their way (the deferred render above): no "load a stream" note meanwhile.
+  const pending = current !== null && engine === null
   return (
     <Panel
       title={t('lanes.title')}
       className="h-full"
+      busy={pending}
       actions={
         (engine !== null && brush !== null ? (
           <BrushSummary engine={engine} brush={brush} onClear={() => onBrush(null)} />
@@ -89,7 +92,7 @@ export function Lanes() {
       }
     >
       {engine === null || model === null ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('lanes.empty')}</p>
+        !pending && <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('lanes.empty')}</p>
       ) : model.lanes.length === 0 ? (
         <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('lanes.none')}</p>
       ) : (

@@ -11,7 +11,7 @@ type Props = {
    * keyboard user can scroll it (WCAG 2.1.1; axe `scrollable-region-focusable`).
    */
   readonly focusableScroll?: boolean
-  /** The content is on its way (a long stream's first show: the store's `showing`). */
+  /** The content is on its way (a long stream's first show, the store's `showing`; a deferred render). */
   readonly busy?: boolean
 }
 

@@ -18,10 +18,14 @@ export function MetricsPanel() {
   const engine = useDeferredValue(useChunkscope((s) => s.engine))
   const { seekTo } = useChunkscope((s) => s.actions)
   const metrics = useMetrics(engine, t)
+  // A stream is selected but its figures are still being counted (deferred, or in idle slices).
+  const counting = useChunkscope((s) => s.engine !== null) && metrics === null
   return (
-    <Panel title={t('metrics.title')} className="flex-1" focusableScroll>
+    <Panel title={t('metrics.title')} className="flex-1" focusableScroll busy={counting}>
       {metrics === null ? (
-        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('metrics.none')}</p>
+        <p className="p-2 text-xs text-slate-600 dark:text-slate-300">
+          {t(counting ? 'metrics.counting' : 'metrics.none')}
+        </p>
       ) : (
         <MetricsBody metrics={metrics} seekTo={seekTo} />
       )}
