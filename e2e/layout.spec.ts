@@ -39,6 +39,15 @@ for (const screen of SCREENS) {
       const slider = await page.getByRole('slider', { name: 'Cursor' }).boundingBox()
       expect(slider?.width ?? 0).toBeGreaterThan(120)
 
+      // The blocks, under the timeline in this layout, keep room for a card: the first block's title and the
+      // start of its content lie inside the panel (the page may scroll to them; nothing squeezes the panel shut).
+      const blocks = page.getByRole('region', { name: 'Blocks' })
+      const blocksBox = await blocks.boundingBox()
+      expect(blocksBox?.height ?? 0).toBeGreaterThan(100)
+      const card = await blocks.getByText('Block 0', { exact: true }).boundingBox()
+      expect(card).not.toBeNull()
+      expect(card!.y + card!.height + 24).toBeLessThanOrEqual(blocksBox!.y + blocksBox!.height)
+
       // The timeline's filters stay inside its panel: none overlaps the panel below it.
       const types = await page.getByRole('button', { name: /^Types/ }).boundingBox()
       expect(types).not.toBeNull()

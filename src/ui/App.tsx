@@ -70,7 +70,9 @@ export function App() {
     )
 
   return (
-    <Root className="flex h-screen min-h-[40rem] flex-col overflow-hidden bg-white text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+    // Below the wide layout the blocks sit under the timeline, so the page needs more height before a panel is
+    // squeezed: on a short screen (200% zoom: 720×450 CSS px) the page scrolls instead.
+    <Root className="flex h-screen min-h-[46rem] flex-col overflow-hidden bg-white text-slate-900 wide:min-h-[40rem] dark:bg-slate-900 dark:text-slate-100">
       <Toolbar
         outlineOpen={drawer}
         onToggleOutline={() => setDrawer(!drawer)}
@@ -126,7 +128,7 @@ export function App() {
           </div>
           <div
             style={{ ['--right' as string]: `${sizes.right}px` }}
-            className="flex min-h-0 flex-1 flex-col border-t border-slate-200 wide:w-(--right) wide:flex-none wide:border-t-0 wide:border-l dark:border-slate-700"
+            className="flex min-h-[12rem] flex-1 flex-col border-t border-slate-200 wide:min-h-0 wide:w-(--right) wide:flex-none wide:border-t-0 wide:border-l dark:border-slate-700"
           >
             <BlocksPanel />
             <IgnoredPanel />

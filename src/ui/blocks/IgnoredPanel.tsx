@@ -50,18 +50,24 @@ export function IgnoredPanel() {
         title={t('ignored.title')}
         className="min-h-0 flex-1"
         actions={
-          total > 0 && (
+          total > 0 ? (
             <span className="font-mono text-[11px] text-slate-600 dark:text-slate-300">
               {count} / {total}
             </span>
+          ) : (
+            // A stream with nothing ignored says so in the header line alone: below the wide layout the blocks
+            // share this column, and a body for an empty note took them half a card (at 200% zoom, all of it).
+            engine !== null && (
+              <span className="text-[11px] font-normal text-slate-600 dark:text-slate-300">
+                {t('ignored.none')}
+              </span>
+            )
           )
         }
       >
         <div ref={scrollRef} className="h-full overflow-auto">
-          {engine === null ? null : count === 0 ? (
-            <p className="p-2 text-xs text-slate-600 dark:text-slate-300">
-              {total === 0 ? t('ignored.none') : t('ignored.notYet', { total })}
-            </p>
+          {engine === null || total === 0 ? null : count === 0 ? (
+            <p className="p-2 text-xs text-slate-600 dark:text-slate-300">{t('ignored.notYet', { total })}</p>
           ) : (
             <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => (
