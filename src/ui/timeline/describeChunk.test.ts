@@ -102,6 +102,17 @@ describe('gapLabel', () => {
       { text: '1m', tone: 'plain' },
     ])
   })
+  it('names long gaps in hours or days and flags those past a broken clock’s bound', () => {
+    const gaps = [9 * 60_000, 10 * 60_000, 90 * 60_000, 47 * 3_600_000, 29_758_313 * 60_000]
+    const chunks = at(gaps.flatMap((gap) => [0, gap]))
+    expect(gaps.map((_, i) => gapLabel(chunks, 2 * i + 1))).toEqual([
+      { text: '9m', tone: 'plain' },
+      { text: '10m', tone: 'warning' },
+      { text: '1.5h', tone: 'warning' },
+      { text: '47.0h', tone: 'warning' },
+      { text: '20665d', tone: 'warning' },
+    ])
+  })
 })
 
 describe('missing seqs before a chunk', () => {

@@ -5,6 +5,7 @@ import type { AnyChunk, SourcedChunk } from '../../core/protocol'
 import { visibleWhitespace } from '../chunkStyle'
 import { markHiddenChars } from '../hiddenChars'
 import { english, type T } from '../i18n/translate'
+import { HUGE_GAP_MS } from '../metrics/buildMetrics'
 import { chunkListOf, type ChunkList } from '../../core/chunkList'
 
 /** Longest slice of model text a row preview shows; the cell truncates visually, this bounds the work. */
@@ -184,8 +185,13 @@ function labelOf(effect: EffectSummary, chunk: AnyChunk, t: T, counted: boolean)
 
 /**
  * Time since the previous chunk: "—" when either time is unknown (bare chunk files) or for the first chunk;
- * negative gaps are kept and flagged, they happen in real logs (docs/protocol.md §6: order by seq, show time as data).
+ * negative gaps are kept and flagged, they happen in real logs (docs/protocol.md §6: order by seq, show time as data),
+ * and so are gaps longer than a broken clock's bound (the metrics' {@link HUGE_GAP_MS}), in the largest unit that
+ * reads at a glance: a log whose clock jumped decades shows "20665d", not "29758313m".
  */
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+
 export function gapLabel(list: readonly SourcedChunk[] | ChunkList, pos: number): Label {
   const chunks = chunkListOf(list)
   const previous = pos > 0 && pos <= chunks.length ? chunks.timeAt(pos - 1) : null
@@ -199,8 +205,12 @@ export function gapLabel(list: readonly SourcedChunk[] | ChunkList, pos: number)
       ? `${sign}${size}ms`
       : size < 60_000
         ? `${sign}${(size / 1000).toFixed(1)}s`
-        : `${sign}${Math.round(size / 60_000)}m`
-  return { text, tone: gap < 0 ? 'warning' : 'plain' }
+        : size < HOUR_MS
+          ? `${sign}${Math.round(size / 60_000)}m`
+          : size < 2 * DAY_MS
+            ? `${sign}${(size / HOUR_MS).toFixed(1)}h`
+            : `${sign}${Math.round(size / DAY_MS)}d`
+  return { text, tone: gap < 0 || size >= HUGE_GAP_MS ? 'warning' : 'plain' }
 }
 
 /** The shared effect of a collapsed run of `count` chunks: "4 × append", "3 × ignored: straggler". */
