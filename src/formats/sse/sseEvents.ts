@@ -64,7 +64,10 @@ export type SseParserOptions = {
  * file): `feed(piece)` returns the events completed so far, `end()` those the end of the body completes — always
  * none, as in the harness, whose parser has no flush — and `scan` what was noticed. Only the unfinished line is
  * buffered, as a list of pieces, so a huge single line costs one join, not one per piece. Any split of a body gives
- * the same events (the library's framing is split-independent and the scanner cuts lines exactly where it does).
+ * the same events but one, as the library's framing does: a lone CR that ends a piece is held back, and the library
+ * reads it again only when a later piece brings a line break, so when no later piece does (the body ends on a line
+ * without one) the line that CR ended is never read — a blank line then dispatches nothing (docs/protocol.md §9,
+ * "Framing").
  *
  * @example
  * const parser = new SseParser()
@@ -122,7 +125,8 @@ export class SseParser {
     }
     const pending = this.pieces
     const held = pending.length > 0
-    if (held && !pending[pending.length - 1]!.endsWith('\r') && !hasLineEnd(piece)) {
+    // As the library: a piece without a line break only joins the held text, even when that text ends in a CR.
+    if (held && !hasLineEnd(piece)) {
       pending.push(piece)
       return []
     }
