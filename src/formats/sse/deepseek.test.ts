@@ -262,4 +262,18 @@ describe("HTTP failures: the adapter's mapping", () => {
       status: 502,
     })
   })
+
+  it("an error code, type or message that cannot become a string makes the harness's httpErrorCode throw: TRANSPORT", () => {
+    // Its `[code, type, message].filter(Boolean).join(' ')` raises a TypeError for an object whose own `toString`
+    // is no function; the adapter reports that as TRANSPORT (docs/protocol.md §9 "Exact details").
+    const transportFailure = { message: `DeepSeek API stream from ${BASE} failed`, code: 'TRANSPORT' }
+    expect(fail(429, {}, '{"error":{"message":"slow","code":{"toString":1}}}')).toEqual(transportFailure)
+    expect(fail(500, {}, '{"error":{"type":{"toString":"x"}}}')).toEqual(transportFailure)
+    // 401 and 403 are decided before the join, so nothing throws there.
+    expect(fail(401, {}, '{"error":{"message":"no","code":{"toString":1}}}')).toEqual({
+      message: 'no',
+      code: 'AUTH',
+      status: 401,
+    })
+  })
 })
