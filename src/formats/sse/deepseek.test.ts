@@ -210,6 +210,34 @@ describe("HTTP failures: the adapter's mapping", () => {
     })
   })
 
+  it("a repeated header reads as fetch's Headers.get gives it: the values joined with ', '", () => {
+    // The harness reads headers through fetch's Headers, which combines a repeated name (docs/protocol.md §9):
+    // two x-request-id lines are one id `a, b`, not the last line's.
+    const text = (head: string) => `HTTP/1.1 500 Internal Server Error\r\n${head}\r\n{}`
+    const failureOf = (head: string) => chunksOf(text(head)).at(-1)
+    expect(failureOf('x-request-id: a\r\nX-Request-Id:  b \r\nretry-after: 3\r\n')).toEqual({
+      type: 'finish',
+      reason: {
+        kind: 'error',
+        failure: {
+          message: 'DeepSeek API error (HTTP 500)',
+          code: 'SERVER',
+          status: 500,
+          providerRetryAfterMs: 3000,
+          requestId: 'a, b',
+        },
+      },
+    })
+    // Two Retry-After lines are `3, 3`: no number of seconds, and no date V8 reads as a future one.
+    expect(failureOf('retry-after: 3\r\nretry-after: 3\r\n')).toEqual({
+      type: 'finish',
+      reason: {
+        kind: 'error',
+        failure: { message: 'DeepSeek API error (HTTP 500)', code: 'SERVER', status: 500 },
+      },
+    })
+  })
+
   it('Retry-After: only positive seconds or a future date; 0, past dates, fractions and retry-after-ms are dropped', () => {
     const retry = (headers: Record<string, string>) => fail(429, headers).providerRetryAfterMs
     expect(retry({ 'retry-after': 'Mon, 01 Jun 2026 00:00:30 GMT' })).toBe(30000)

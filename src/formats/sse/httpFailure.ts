@@ -15,6 +15,17 @@ function header(headers: HeaderSource | undefined, name: string): string | null 
   return value === undefined ? null : value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
 }
 
+/**
+ * Adds one header line to a lower-cased record as fetch's `Headers` combines it: each value stripped of HTTP
+ * whitespace, and a repeated name's values joined with `, ` in their order (so two `x-request-id` lines read as
+ * `a, b` in the harness, and two `Retry-After: 2` lines as `2, 2`, which is no number of seconds).
+ */
+export function appendHeader(record: Record<string, string>, name: string, value: string): void {
+  const key = name.toLowerCase()
+  const stripped = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+  record[key] = Object.hasOwn(record, key) ? `${record[key]}, ${stripped}` : stripped
+}
+
 // The harness's classifiers (its llm package, `error.ts`), as docs/protocol.md §9 "Exact details" states them: quota
 // wording wins on any status; context-window wording only on a 400, over the error's code, type and message.
 const QUOTA: readonly RegExp[] = [

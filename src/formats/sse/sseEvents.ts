@@ -1,4 +1,5 @@
 import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser'
+import { appendHeader } from './httpFailure'
 
 /**
  * A `text/event-stream` body cut into events by `eventsource-parser` — the framer the harness's DeepSeek adapter
@@ -254,7 +255,7 @@ export function readHttpHead(text: string): HttpHead | null {
       return { status, statusText, headers, bodyStart: pos, bodyLine: lineNo + 1 }
     }
     const colon = content.indexOf(':')
-    if (colon > 0) headers[content.slice(0, colon).trim().toLowerCase()] = content.slice(colon + 1).trim()
+    if (colon > 0) appendHeader(headers, content.slice(0, colon).trim(), content.slice(colon + 1).trim())
   }
   return { status, statusText, headers, bodyStart: text.length, bodyLine: lineNo + 1 }
 }
