@@ -133,6 +133,22 @@ describe('DeepSeek translation: the harness on each odd input (docs/protocol.md 
     expect(chunksOf(text)).toEqual([bs(0, 'tool-call'), tcd('', undefined, '{'), transport])
   })
 
+  it('a value that cannot become a number or string (own toString key) ends as TRANSPORT where the harness throws', () => {
+    // `usage.prompt_tokens - cached` and `block.text += fragment` raise V8's TypeError for such an object; the
+    // adapter reports it as TRANSPORT, after the chunks the payload yielded before (docs/protocol.md §9).
+    const usage = body(
+      '{"choices":[{"delta":{"content":"a"}}],"usage":{"prompt_tokens":{"toString":1}}}',
+      '[DONE]',
+    )
+    expect(chunksOf(usage)).toEqual([bs(0, 'text'), td('a'), transport])
+    expect(messagesOf(usage)).toContainEqual(expect.stringContaining('reports as TRANSPORT'))
+    const cached = '{"prompt_tokens":5,"prompt_cache_hit_tokens":{"toString":1}}'
+    expect(chunksOf(body(`{"choices":[],"usage":${cached}}`, '[DONE]'))).toEqual([transport])
+    // The block opens before the append throws; the delta is never yielded.
+    const args = body(toolDelta('[{"index":0,"id":"c","function":{"arguments":{"toString":1}}}]'), '[DONE]')
+    expect(chunksOf(args)).toEqual([bs(0, 'tool-call'), transport])
+  })
+
   it('usage: prompt_tokens "10" → 10; no completion_tokens → no outputTokens; usage 5 → inputTokens NaN', () => {
     const usageOf = (usage: string) =>
       chunksOf(body(`{"choices":[{"delta":{"content":"a"}}],"usage":${usage}}`, '[DONE]')).find(
