@@ -5,7 +5,7 @@ import { isRecord, kindOf, parseJson, tooDeep, valueNestsDeeperThan } from '../j
 import { MAX_JSON_DEPTH } from '../limits'
 import { readLiveRecording, sniffLiveRecording } from '../live/liveRecording'
 import { readSimplifiedSource, sniffSimplified } from '../simplified/simplified'
-import { httpFailure } from '../sse/httpFailure'
+import { appendHeader, httpFailure } from '../sse/httpFailure'
 import { readSseStream } from '../sse/readSse'
 import { sniffForeignFormat } from '../sse/foreign'
 import { sniffGeminiJsonArray } from '../sse/geminiJsonArray'
@@ -273,13 +273,13 @@ function decodeBody(content: Record<string, unknown>): string | { error: string 
   }
 }
 
-/** HAR headers `[{name, value}]` → lower-cased record. */
+/** HAR headers `[{name, value}]` → lower-cased record, a repeated name's values joined as fetch's `Headers` does. */
 function headerRecord(headers: unknown): Record<string, string> {
   const record: Record<string, string> = {}
   if (!Array.isArray(headers)) return record
   for (const header of headers) {
     if (isRecord(header) && typeof header['name'] === 'string' && typeof header['value'] === 'string')
-      record[header['name'].toLowerCase()] = header['value']
+      appendHeader(record, header['name'], header['value'])
   }
   return record
 }

@@ -133,6 +133,22 @@ describe('DeepSeek translation: the harness on each odd input (docs/protocol.md 
     expect(chunksOf(text)).toEqual([bs(0, 'tool-call'), tcd('', undefined, '{'), transport])
   })
 
+  it('a value that cannot become a number or string (own toString key) ends as TRANSPORT where the harness throws', () => {
+    // `usage.prompt_tokens - cached` and `block.text += fragment` raise V8's TypeError for such an object; the
+    // adapter reports it as TRANSPORT, after the chunks the payload yielded before (docs/protocol.md §9).
+    const usage = body(
+      '{"choices":[{"delta":{"content":"a"}}],"usage":{"prompt_tokens":{"toString":1}}}',
+      '[DONE]',
+    )
+    expect(chunksOf(usage)).toEqual([bs(0, 'text'), td('a'), transport])
+    expect(messagesOf(usage)).toContainEqual(expect.stringContaining('reports as TRANSPORT'))
+    const cached = '{"prompt_tokens":5,"prompt_cache_hit_tokens":{"toString":1}}'
+    expect(chunksOf(body(`{"choices":[],"usage":${cached}}`, '[DONE]'))).toEqual([transport])
+    // The block opens before the append throws; the delta is never yielded.
+    const args = body(toolDelta('[{"index":0,"id":"c","function":{"arguments":{"toString":1}}}]'), '[DONE]')
+    expect(chunksOf(args)).toEqual([bs(0, 'tool-call'), transport])
+  })
+
   it('usage: prompt_tokens "10" → 10; no completion_tokens → no outputTokens; usage 5 → inputTokens NaN', () => {
     const usageOf = (usage: string) =>
       chunksOf(body(`{"choices":[{"delta":{"content":"a"}}],"usage":${usage}}`, '[DONE]')).find(
@@ -210,6 +226,34 @@ describe("HTTP failures: the adapter's mapping", () => {
     })
   })
 
+  it("a repeated header reads as fetch's Headers.get gives it: the values joined with ', '", () => {
+    // The harness reads headers through fetch's Headers, which combines a repeated name (docs/protocol.md §9):
+    // two x-request-id lines are one id `a, b`, not the last line's.
+    const text = (head: string) => `HTTP/1.1 500 Internal Server Error\r\n${head}\r\n{}`
+    const failureOf = (head: string) => chunksOf(text(head)).at(-1)
+    expect(failureOf('x-request-id: a\r\nX-Request-Id:  b \r\nretry-after: 3\r\n')).toEqual({
+      type: 'finish',
+      reason: {
+        kind: 'error',
+        failure: {
+          message: 'DeepSeek API error (HTTP 500)',
+          code: 'SERVER',
+          status: 500,
+          providerRetryAfterMs: 3000,
+          requestId: 'a, b',
+        },
+      },
+    })
+    // Two Retry-After lines are `3, 3`: no number of seconds, and no date V8 reads as a future one.
+    expect(failureOf('retry-after: 3\r\nretry-after: 3\r\n')).toEqual({
+      type: 'finish',
+      reason: {
+        kind: 'error',
+        failure: { message: 'DeepSeek API error (HTTP 500)', code: 'SERVER', status: 500 },
+      },
+    })
+  })
+
   it('Retry-After: only positive seconds or a future date; 0, past dates, fractions and retry-after-ms are dropped', () => {
     const retry = (headers: Record<string, string>) => fail(429, headers).providerRetryAfterMs
     expect(retry({ 'retry-after': 'Mon, 01 Jun 2026 00:00:30 GMT' })).toBe(30000)
@@ -260,6 +304,20 @@ describe("HTTP failures: the adapter's mapping", () => {
       message: 'DeepSeek API error (HTTP 502)',
       code: 'SERVER',
       status: 502,
+    })
+  })
+
+  it("an error code, type or message that cannot become a string makes the harness's httpErrorCode throw: TRANSPORT", () => {
+    // Its `[code, type, message].filter(Boolean).join(' ')` raises a TypeError for an object whose own `toString`
+    // is no function; the adapter reports that as TRANSPORT (docs/protocol.md §9 "Exact details").
+    const transportFailure = { message: `DeepSeek API stream from ${BASE} failed`, code: 'TRANSPORT' }
+    expect(fail(429, {}, '{"error":{"message":"slow","code":{"toString":1}}}')).toEqual(transportFailure)
+    expect(fail(500, {}, '{"error":{"type":{"toString":"x"}}}')).toEqual(transportFailure)
+    // 401 and 403 are decided before the join, so nothing throws there.
+    expect(fail(401, {}, '{"error":{"message":"no","code":{"toString":1}}}')).toEqual({
+      message: 'no',
+      code: 'AUTH',
+      status: 401,
     })
   })
 })

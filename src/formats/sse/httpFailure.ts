@@ -15,6 +15,17 @@ function header(headers: HeaderSource | undefined, name: string): string | null 
   return value === undefined ? null : value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
 }
 
+/**
+ * Adds one header line to a lower-cased record as fetch's `Headers` combines it: each value stripped of HTTP
+ * whitespace, and a repeated name's values joined with `, ` in their order (so two `x-request-id` lines read as
+ * `a, b` in the harness, and two `Retry-After: 2` lines as `2, 2`, which is no number of seconds).
+ */
+export function appendHeader(record: Record<string, string>, name: string, value: string): void {
+  const key = name.toLowerCase()
+  const stripped = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+  record[key] = Object.hasOwn(record, key) ? `${record[key]}, ${stripped}` : stripped
+}
+
 // The harness's classifiers (its llm package, `error.ts`), as docs/protocol.md §9 "Exact details" states them: quota
 // wording wins on any status; context-window wording only on a 400, over the error's code, type and message.
 const QUOTA: readonly RegExp[] = [
@@ -57,10 +68,23 @@ function field(error: unknown, key: string): unknown {
  * HTTP_<status>.
  */
 export function httpFailureCode(status: number, body = ''): string {
-  return codeFor(status, providerError(body).error)
+  return codeFor(status, providerError(body).error) ?? 'TRANSPORT'
 }
 
-function codeFor(status: number, error: unknown): string {
+/**
+ * The code, or undefined where the harness's `httpErrorCode` throws: joining a code, type or message that is an
+ * object with its own `toString` key (JSON can write one) raises a TypeError, which its adapter reports as TRANSPORT
+ * (docs/protocol.md §9 "Exact details").
+ */
+function codeFor(status: number, error: unknown): string | undefined {
+  try {
+    return classify(status, error)
+  } catch {
+    return undefined
+  }
+}
+
+function classify(status: number, error: unknown): string {
   if (status === 401 || status === 403) return 'AUTH'
   if (status === 413) return 'INVALID_REQUEST'
   const detail = [field(error, 'code'), field(error, 'type'), field(error, 'message')]
@@ -91,8 +115,9 @@ export function retryAfterMs(headers: HeaderSource | undefined, now = Date.now()
  * The LlmFailure the harness's DeepSeek adapter raises for a non-2xx response (§9): the provider's
  * `error.message`, else `DeepSeek API error (HTTP n)`; the code above; `status`; `Retry-After` →
  * providerRetryAfterMs; `x-request-id`, else `x-deepseek-request-id` → requestId (an empty value gives none). A
- * truthy `error.message` that is not a string makes the harness's error constructor throw, which its adapter
- * reports as TRANSPORT (`baseURL` names the endpoint in that message).
+ * truthy `error.message` that is not a string makes the harness's error constructor throw, and an error field that
+ * cannot become a string makes its code throw: its adapter reports both as TRANSPORT (`baseURL` names the endpoint
+ * in that message).
  *
  * @example
  * httpFailure(429, { 'retry-after': '2', 'x-request-id': 'req_1' }, '{"error":{"message":"slow down"}}')
@@ -109,16 +134,17 @@ export function httpFailure(
   const message = field(error, 'message')
   const delay = retryAfterMs(headers, now)
   const id = header(headers, 'x-request-id') ?? header(headers, 'x-deepseek-request-id')
+  const code = codeFor(status, error)
   const valid =
     (typeof message === 'string' || !message) && Number.isInteger(status) && status >= 100 && status <= 599
-  if (!valid)
+  if (!valid || code === undefined)
     return {
       message: `DeepSeek API stream from ${baseURL ?? '(base URL not recorded)'} failed`,
       code: 'TRANSPORT',
     }
   return {
     message: typeof message === 'string' && message !== '' ? message : `DeepSeek API error (HTTP ${status})`,
-    code: codeFor(status, error),
+    code,
     status,
     ...(delay !== undefined ? { providerRetryAfterMs: delay } : {}),
     ...(id !== null && id.length > 0 ? { requestId: id } : {}),

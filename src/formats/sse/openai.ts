@@ -33,7 +33,7 @@ class WireTypeError extends Error {}
  * `finish_reason` (any string) and `usage` (truthy, coerced as the harness's arithmetic does) are remembered until
  * `[DONE]`, which closes every block in opening order, then usage, then finish (stop with no block → EMPTY_RESPONSE).
  * Payloads that are JSON but no object are ignored; bad JSON → MALFORMED_RESPONSE; `null` where an object or
- * array is read → TRANSPORT. Values keep their wire types (a numeric id stays a number), as the harness passes them.
+ * array is read, or an object with its own `toString` key in usage arithmetic or arguments → TRANSPORT. Values keep their wire types (a numeric id stays a number), as the harness passes them.
  *
  * @example
  * const t = createDeepSeekTranslator()
@@ -127,11 +127,15 @@ function deepSeekDialect({ note, fail, end }: TranslatorKit, options: DeepSeekTr
     try {
       read(chunk, out)
     } catch (error) {
-      if (!(error instanceof WireTypeError)) throw error
+      // The engine's own TypeError: a value that cannot become a number or string (an object with its own
+      // `toString` key) in the usage arithmetic or the arguments append, where the harness's throws the same.
+      if (!(error instanceof WireTypeError) && !(error instanceof TypeError)) throw error
+      const what =
+        error instanceof WireTypeError ? error.message : 'a value that cannot become a number or string'
       note(
         'transport',
         'error',
-        `${error.message}: the harness's translator throws a TypeError here, which its adapter reports as TRANSPORT`,
+        `${what}: the harness's translator throws a TypeError here, which its adapter reports as TRANSPORT`,
       )
       return [...out, ...fail('TRANSPORT', transport)]
     }

@@ -63,6 +63,49 @@ describe('SseParser (incremental, for live capture)', () => {
       expect(chunks).toEqual(chunksOf(text, dialect))
     }
   })
+  it('holds a lone CR that ends a piece until a later piece brings a line break, as eventsource-parser does', () => {
+    // docs/protocol.md §9 "Framing": the library keeps a CR ending a piece (it may start a CRLF) and re-reads it only
+    // when a later piece holds a line break; a piece without one just joins it. So when the body ends on such a piece
+    // the blank line that CR made never dispatches the event, and the harness's body ends before [DONE].
+    const read = (pieces: string[]) => {
+      const parser = new SseParser()
+      const translator = createTranslator('openai-sse')
+      const events: string[] = []
+      const chunks = []
+      for (const piece of pieces)
+        for (const event of parser.feed(piece)) {
+          events.push(event.data)
+          chunks.push(...translator.push(event.data, event.event))
+        }
+      parser.end()
+      if (!translator.finished) chunks.push(...translator.end('eof'))
+      return { events, chunks }
+    }
+    expect(read(['data: [done]\r\r', ': tail'])).toEqual({
+      events: [],
+      chunks: [
+        {
+          type: 'finish',
+          reason: {
+            kind: 'error',
+            failure: { message: 'SSE stream ended without [DONE]', code: 'STREAM_CLOSED' },
+          },
+        },
+      ],
+    })
+    // A later piece with a line break reads the held CR: the blank line dispatches, and [done] is bad JSON.
+    expect(read(['data: [done]\r\r', ': tail', '\n']).chunks).toEqual([
+      {
+        type: 'finish',
+        reason: {
+          kind: 'error',
+          failure: { message: 'malformed SSE payload: [done]', code: 'MALFORMED_RESPONSE' },
+        },
+      },
+    ])
+    // In one piece the CR is followed by a character, so it is read at once.
+    expect(read(['data: x\r\r: tail']).events).toEqual(['x'])
+  })
 })
 
 describe('DeepSeek / OpenAI-compatible translation (docs/protocol.md §9)', () => {

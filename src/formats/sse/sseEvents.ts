@@ -1,4 +1,5 @@
 import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser'
+import { appendHeader } from './httpFailure'
 
 /**
  * A `text/event-stream` body cut into events by `eventsource-parser` — the framer the harness's DeepSeek adapter
@@ -64,7 +65,10 @@ export type SseParserOptions = {
  * file): `feed(piece)` returns the events completed so far, `end()` those the end of the body completes — always
  * none, as in the harness, whose parser has no flush — and `scan` what was noticed. Only the unfinished line is
  * buffered, as a list of pieces, so a huge single line costs one join, not one per piece. Any split of a body gives
- * the same events (the library's framing is split-independent and the scanner cuts lines exactly where it does).
+ * the same events but one, as the library's framing does: a lone CR that ends a piece is held back, and the library
+ * reads it again only when a later piece brings a line break, so when no later piece does (the body ends on a line
+ * without one) the line that CR ended is never read — a blank line then dispatches nothing (docs/protocol.md §9,
+ * "Framing").
  *
  * @example
  * const parser = new SseParser()
@@ -122,7 +126,8 @@ export class SseParser {
     }
     const pending = this.pieces
     const held = pending.length > 0
-    if (held && !pending[pending.length - 1]!.endsWith('\r') && !hasLineEnd(piece)) {
+    // As the library: a piece without a line break only joins the held text, even when that text ends in a CR.
+    if (held && !hasLineEnd(piece)) {
       pending.push(piece)
       return []
     }
@@ -250,7 +255,7 @@ export function readHttpHead(text: string): HttpHead | null {
       return { status, statusText, headers, bodyStart: pos, bodyLine: lineNo + 1 }
     }
     const colon = content.indexOf(':')
-    if (colon > 0) headers[content.slice(0, colon).trim().toLowerCase()] = content.slice(colon + 1).trim()
+    if (colon > 0) appendHeader(headers, content.slice(0, colon).trim(), content.slice(colon + 1).trim())
   }
   return { status, statusText, headers, bodyStart: text.length, bodyLine: lineNo + 1 }
 }
