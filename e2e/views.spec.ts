@@ -159,3 +159,41 @@ test('lanes by keyboard: arrows move the cursor, W/S zoom, Shift+→ brushes a r
   await expect(selection).toHaveCount(0)
   await expectPosition(page, 23, 3_000)
 })
+
+test('stepping past the timeline’s last visible row centres the cursor, so the chunks still to come are in view', async ({
+  page,
+}) => {
+  await openApp(page)
+  await openFile(page, corpusFile('web-goal-multi-turn-actions-session.jsonl'))
+  const grid = page.locator('.timeline-grid')
+  const box = (await grid.boundingBox())!
+  const inView = async (locator: ReturnType<typeof page.locator>) => {
+    const row = await locator.boundingBox()
+    return row !== null && row.y >= box.y && row.y + row.height <= box.y + box.height
+  }
+  await page.locator('body').click({ position: { x: 1, y: 1 } })
+  await page.keyboard.press('Home')
+  const current = grid.locator('[aria-current="step"]')
+  // Step until the view has had to move once: the cursor's row is then in the middle of the view, not on its edge.
+  let steps = 0
+  let before = await grid.evaluate((el) => el.scrollTop)
+  while ((await grid.evaluate((el) => el.scrollTop)) === before && steps < 200) {
+    await page.keyboard.press('ArrowRight')
+    steps += 1
+    await expectPosition(page, steps)
+  }
+  expect(steps).toBeLessThan(200)
+  const row = Number(await current.getAttribute('aria-rowindex'))
+  await expect.poll(() => inView(current)).toBe(true)
+  const middle = (await current.boundingBox())!
+  expect(Math.abs(middle.y + middle.height / 2 - (box.y + box.height / 2))).toBeLessThan(box.height / 4)
+  // Several of the next rows are on screen, and stepping onto them does not scroll.
+  for (const next of [1, 2, 3])
+    expect(await inView(grid.locator(`[aria-rowindex="${row + next}"]`))).toBe(true)
+  before = await grid.evaluate((el) => el.scrollTop)
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('ArrowRight')
+    await expectPosition(page, steps + i)
+  }
+  expect(await grid.evaluate((el) => el.scrollTop)).toBe(before)
+})

@@ -96,7 +96,7 @@ export function TimelineGrid({
     }
   }, [])
 
-  // Keep the current row in view, moving only when it is out of view (centred after a far jump). Decided while
+  // Keep the current row in view, moving only when it is out of view (then centred, scrollSpace.ts). Decided while
   // rendering, when the cursor, the rows or the view's size change (React's "adjust state when a prop changes"),
   // so a step that scrolls renders and lays out the rows once, not once for the step and again for the scroll.
   // The view's size and offset come from the ResizeObserver and the scroll listener: reading them from the

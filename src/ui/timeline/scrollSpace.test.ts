@@ -116,3 +116,37 @@ describe('scrollSpace below the cap', () => {
     expect(rowsInView(10, ROW, VIEW, contentTop(space, VIEW, 0), 2)).toEqual({ first: 0, end: 10 })
   })
 })
+
+describe('stepping through the rows', () => {
+  it('centres the row a step takes past either edge, so the next half view of steps does not scroll', () => {
+    const count = 1_000
+    const space = scrollSpace(count, ROW, VIEW)
+    const rowsInAView = Math.floor(VIEW / ROW)
+    for (const direction of [1, -1]) {
+      let top = direction > 0 ? 0 : space.bottom
+      let row = direction > 0 ? 0 : count - 1
+      const scrolledAt: number[] = []
+      for (let step = 0; step < 3 * rowsInAView; step++) {
+        row += direction
+        const next = followTop(space, VIEW, top, row * ROW, ROW)
+        if (next === null) continue
+        scrolledAt.push(step)
+        top = next
+        // The row is whole and in the middle of the view: as many rows of context on either side, give or take one.
+        expect(row * ROW).toBeGreaterThanOrEqual(top)
+        expect(Math.abs(row * ROW + ROW / 2 - (top + VIEW / 2))).toBeLessThanOrEqual(ROW / 2)
+      }
+      // Scrolls come half a view apart, not at every step once the row reached the edge.
+      expect(scrolledAt.length).toBeGreaterThan(1)
+      for (let i = 1; i < scrolledAt.length; i++)
+        expect(scrolledAt[i]! - scrolledAt[i - 1]!).toBeGreaterThanOrEqual(Math.floor(rowsInAView / 2) - 1)
+    }
+  })
+
+  it('keeps a row whole in a view shorter than two rows', () => {
+    const space = scrollSpace(100, ROW, ROW + 5)
+    const next = followTop(space, ROW + 5, 0, 10 * ROW, ROW)!
+    expect(10 * ROW).toBeGreaterThanOrEqual(next)
+    expect(11 * ROW).toBeLessThanOrEqual(next + ROW + 5)
+  })
+})

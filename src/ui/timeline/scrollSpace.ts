@@ -40,7 +40,10 @@ export function scrollTopFor(space: ScrollSpace, view: number, top: number): num
 
 /**
  * Where the view's top goes so that the row at content offset `y` is wholly in view, or null when it already is:
- * to the nearer edge after a short move, centred after a far jump (more than a view away).
+ * the row centred, after a step past the view's edge as after a far jump, as a debugger reveals the line it stopped
+ * on. Stepping on then shows half a view of the chunks still to come and scrolls once per half view; kept at the
+ * nearer edge, the row sat on the view's last line, the next chunk was never in view and every step past it scrolled
+ * (each such step rewrites every row's text: bench/README.md, the → step).
  */
 export function followTop(
   space: ScrollSpace,
@@ -50,8 +53,8 @@ export function followTop(
   rowHeight: number,
 ): number | null {
   if (y >= top && y + rowHeight <= top + view) return null
-  const far = y < top - view || y > top + 2 * view
-  const next = far ? y - view / 2 : y < top ? y : y + rowHeight - view
+  // A view shorter than two rows cannot centre one: its top goes to the row's.
+  const next = view < 2 * rowHeight ? y : y + rowHeight / 2 - view / 2
   return Math.min(space.bottom, Math.max(0, next))
 }
 
