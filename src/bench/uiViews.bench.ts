@@ -27,6 +27,8 @@ const STEPS = 30
 const TRACE_DIR = process.env['BENCH_UI_TRACE']
 /** A folder to write a CDP CPU profile of the expands into (`expand.cpuprofile`; DevTools reads it). */
 const PROFILE_DIR = process.env['BENCH_UI_PROFILE']
+/** Set to 1 to print each step's key→paint and Event Timing entry (the steps' shape, not just their worst). */
+const STEPS_DETAIL = process.env['BENCH_UI_STEPS_DETAIL'] === '1'
 /** Set to 1 to skip the 1M part (its steps and the search): the log's steps and its outline only. */
 const SKIP_MILLION = process.env['BENCH_UI_SKIP_1M'] === '1'
 const TRACE_CATEGORIES = [
@@ -96,8 +98,11 @@ async function installProbes(page: Page): Promise<void> {
     // input itself: asked once the bench's next call comes, it could be the frame after the one that showed the
     // input's changes (the app applies a key or a click in the event's own task, before that frame).
     let painted = Promise.resolve(0)
+    const keys: number[] = []
+    w['__keys'] = keys
     const record = (event: Event) => {
       const at = event.timeStamp
+      if (event.type === 'keydown') keys.push(at)
       painted = new Promise<number>((resolve) =>
         requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - at), 0)),
       )
@@ -143,6 +148,27 @@ async function steps(page: Page, label: string): Promise<Row[]> {
     }
   })
   const entries = await eventTiming(page, since, 'keydown')
+  if (STEPS_DETAIL) {
+    // Entries under 16 ms are not reported (the observer's floor): a step without one was drawn within a frame.
+    const starts = await page.evaluate(
+      ({ since }) =>
+        (window as unknown as Record<string, { name: string; duration: number; start: number }[]>)
+          ['__events']!.filter((entry) => entry.start >= since && entry.name === 'keydown')
+          .map((entry) => entry.start),
+      { since },
+    )
+    const keys = await page.evaluate(
+      (since) => (window as unknown as Record<string, number[]>)['__keys']!.filter((at) => at >= since),
+      since,
+    )
+    console.log(`\nsteps ${label}: key→paint ms, Event Timing entry ms`)
+    keys.forEach((at, i) => {
+      const entry = starts.indexOf(at)
+      console.log(
+        `  ${String(i + 1).padStart(2)} ${times[i]?.toFixed(1)} ${entry < 0 ? '<16' : entries[entry]}`,
+      )
+    })
+  }
   return [
     {
       // The worst of 30 is one step; how many steps miss tells a one-off from a pattern.
