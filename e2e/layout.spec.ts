@@ -48,6 +48,13 @@ for (const screen of SCREENS) {
       expect(card).not.toBeNull()
       expect(card!.y + card!.height + 24).toBeLessThanOrEqual(blocksBox!.y + blocksBox!.height)
 
+      // Every metric's label is read whole: none is cut to an ellipsis or runs out of its cell.
+      const cut = await page
+        .getByRole('region', { name: 'Metrics' })
+        .locator('dt')
+        .evaluateAll((labels) => labels.filter((label) => label.scrollWidth > label.clientWidth + 1).length)
+      expect(cut).toBe(0)
+
       // The timeline's filters stay inside its panel: none overlaps the panel below it.
       const types = await page.getByRole('button', { name: /^Types/ }).boundingBox()
       expect(types).not.toBeNull()

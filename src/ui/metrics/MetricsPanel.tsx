@@ -77,8 +77,10 @@ function MetricsBody({
   const { timing, usage } = metrics
   const none = '—'
   return (
-    <div className="space-y-2 p-2 text-xs">
-      <dl className="grid grid-cols-4 gap-x-3 gap-y-1.5">
+    // Four figures a row where the panel has room, two where it has not (a phone gives it ~11rem): the labels wrap
+    // rather than end in an ellipsis ("Time to first token" did even at full width).
+    <div className="@container space-y-2 p-2 text-xs">
+      <dl className="grid grid-cols-2 gap-x-3 gap-y-1.5 @[18rem]:grid-cols-4">
         <Stat label={t('metrics.chunks')}>{formatNumber(metrics.chunks)}</Stat>
         <Stat label={t('metrics.toolCalls')}>{metrics.toolCalls}</Stat>
         <Stat label={t('metrics.ttft')} hint={timing.usable ? timing.ttftNote : null}>
@@ -171,7 +173,7 @@ function Stat({
 }) {
   return (
     <div className="min-w-0" title={hint ?? undefined}>
-      <dt className="truncate text-[10px] tracking-wide text-slate-600 uppercase dark:text-slate-300">
+      <dt className="text-[10px] leading-tight tracking-wide break-words text-slate-600 uppercase dark:text-slate-300">
         {label}
       </dt>
       <dd className="font-mono text-sm tabular-nums">{children}</dd>
