@@ -103,6 +103,27 @@ const validation = [
   event('messageStart', { role: 'assistant' }),
   event('validationException', { message: 'The model returned the following errors: 400 invalid request' }),
 ]
+// Events with no contentBlockIndex after a block's stop: pi-ai deletes a stopped block's index, so they find it
+// again (a straggler delta, a second end; a tool call's input starts afresh).
+const stopWithoutIndex = [
+  event('messageStart', { role: 'assistant' }),
+  event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'A' } }),
+  event('contentBlockStop', { contentBlockIndex: 0 }),
+  event('contentBlockDelta', { delta: { text: 'B' } }),
+  event('contentBlockStart', {
+    contentBlockIndex: 1,
+    start: { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather' } },
+  }),
+  event('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '{"city":"Paris"}' } } }),
+  event('contentBlockStop', { contentBlockIndex: 1 }),
+  event('contentBlockStop', {}),
+  event('messageStop', { stopReason: 'tool_use' }),
+  event('metadata', {
+    usage: { inputTokens: 9, outputTokens: 5, totalTokens: 14 },
+    metrics: { latencyMs: 1 },
+  }),
+]
+writeFileSync(new URL('stop-without-index.eventstream', out), join(stopWithoutIndex))
 writeFileSync(new URL('text-max-tokens.eventstream', out), join(maxTokens))
 writeFileSync(new URL('guardrail-stop.eventstream', out), join(guardrail))
 writeFileSync(new URL('validation-event.eventstream', out), join(validation))

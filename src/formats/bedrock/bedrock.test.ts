@@ -115,4 +115,39 @@ describe('Bedrock ConverseStream event-stream bodies (docs/protocol.md §9.4)', 
     expect(chunks.at(-2)).toEqual({ type: 'usage', usage: { inputTokens: 12, outputTokens: 3 } })
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', reason: { kind: 'stop' } })
   })
+
+  // pi-ai finds a block by `index === contentBlockIndex` and deletes a stopped block's index (docs/protocol.md §9.4).
+  it('events with no contentBlockIndex find the first stopped block: a straggler delta, a second end', async () => {
+    const chunks = chunksOf(await loadBytes(fixture('stop-without-index.eventstream')))
+    const call = { id: 'tooluse_1', name: 'get_weather' }
+    expect(chunks.slice(0, -2)).toEqual([
+      { type: 'block-start', index: 0, blockType: 'text' },
+      { type: 'text-delta', index: 0, text: 'A' },
+      { type: 'block-end', index: 0, block: { type: 'text', text: 'A' } },
+      { type: 'text-delta', index: 0, text: 'B' },
+      { type: 'block-start', index: 1, blockType: 'tool-call' },
+      { type: 'tool-call-delta', index: 1, ...call, argumentsDelta: '{"city":"Paris"}' },
+      { type: 'block-end', index: 1, block: { type: 'tool-call', ...call, arguments: '{"city":"Paris"}' } },
+      { type: 'block-end', index: 0, block: { type: 'text', text: 'AB' } },
+    ])
+  })
+
+  it("a tool call's input starts afresh after its stop (pi-ai deletes the scratch text)", () => {
+    const text = [
+      { messageStart: { role: 'assistant' } },
+      { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: 't1', name: 'f' } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"a":1}' } } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { contentBlockDelta: { delta: { toolUse: { input: '{"b":2}' } } } },
+      { contentBlockStop: {} },
+      { messageStop: { stopReason: 'tool_use' } },
+    ]
+      .map((event) => JSON.stringify(event))
+      .join('\n')
+    const chunks = loadSource(text).sessions[0]!.streams[0]!.chunks.map((c) => c.chunk as StreamChunk)
+    expect(chunks.filter((c) => c.type === 'block-end').map((c) => c.block)).toEqual([
+      { type: 'tool-call', id: 't1', name: 'f', arguments: '{"a":1}' },
+      { type: 'tool-call', id: 't1', name: 'f', arguments: '{"b":2}' },
+    ])
+  })
 })

@@ -5,10 +5,11 @@ import { at, piAiUsage, type PiUsage } from '../sse/piAiRead'
 import { noteBuffer, type WireTranslator } from '../sse/translator'
 import { piAiResponse, type PiAiStopReason as StopReason } from '../sse/piAiResponse'
 
+/** pi-ai's content block while it streams; `wire` is the `contentBlockIndex` it answers to until its stop. */
 type PiBlock =
-  | { kind: 'text'; wire: unknown; text: string; open: boolean }
-  | { kind: 'thinking'; wire: unknown; text: string; signature: string; open: boolean }
-  | { kind: 'toolCall'; wire: unknown; id: string; name: string; json: string; open: boolean }
+  | { kind: 'text'; wire: unknown; text: string }
+  | { kind: 'thinking'; wire: unknown; text: string; signature: string }
+  | { kind: 'toolCall'; wire: unknown; id: string; name: string; json: string }
 
 /** The exception events pi-ai rethrows, and the prefix its error formatter gives each (docs/protocol.md §9.4). */
 export const EXCEPTION_PREFIXES: Readonly<Record<string, string>> = {
@@ -26,7 +27,8 @@ export const EXCEPTION_PREFIXES: Readonly<Record<string, string>> = {
  * - blocks are keyed by `contentBlockIndex`; a text or reasoning delta for an index with no block opens one (Bedrock
  *   sends `contentBlockStart` only for tool use), a tool-use start opens a tool call whose input deltas are appended;
  * - `contentBlockStop` closes the block; a tool call's arguments are its joined input through pi-ai's streaming
- *   parser, re-serialised (so a complete input comes back JSON-equal to what was sent);
+ *   parser, re-serialised (so a complete input comes back JSON-equal to what was sent); a stopped block loses its
+ *   index, so a later event with no `contentBlockIndex` finds it again;
  * - `messageStop.stopReason`: end_turn / stop_sequence → stop, max_tokens / model_context_window_exceeded →
  *   max-tokens, tool_use → tool-calls, anything else fails with that reason as the message;
  * - `metadata.usage` sets the counts (input, output, cacheRead, cacheWrite);
@@ -63,7 +65,9 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
     errorMessage = message
     return finish()
   }
-  const find = (wire: unknown) => blocks.findIndex((block) => block.open && block.wire === wire)
+  // pi-ai finds a block by `b.index === contentBlockIndex` and deletes `index` at the block's stop, so an event
+  // without `contentBlockIndex` finds the first block already stopped (docs/protocol.md §9.4).
+  const find = (wire: unknown) => blocks.findIndex((block) => block.wire === wire)
 
   const apply = (type: string, event: unknown, out: StreamChunk[]) => {
     if (type === 'messageStart') {
@@ -80,7 +84,6 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
           id,
           name,
           json: '',
-          open: true,
         })
         out.push({ type: 'block-start', index: blocks.length - 1, blockType: 'tool-call' })
       }
@@ -89,17 +92,20 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
       const index = find(at(event, 'contentBlockIndex'))
       const block = blocks[index]
       if (block === undefined) return
-      block.open = false
+      block.wire = undefined
       if (block.kind === 'text')
         out.push({ type: 'block-end', index, block: { type: 'text', text: block.text } })
       else if (block.kind === 'thinking')
         out.push({ type: 'block-end', index, block: { type: 'reasoning', text: block.text } })
-      else
+      else {
         out.push({
           type: 'block-end',
           index,
           block: { type: 'tool-call', id: block.id, name: block.name, arguments: arguments_(block.json) },
         })
+        // pi-ai deletes its scratch text; a later input delta starts from `(undefined || '')`.
+        block.json = ''
+      }
     } else if (type === 'messageStop') {
       const reason = at(event, 'stopReason')
       stopReason = mapStop(reason)
@@ -128,7 +134,7 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
     const reasoning = at(value, 'reasoningContent', true)
     if (text !== undefined) {
       if (index === -1) {
-        blocks.push({ kind: 'text', wire, text: '', open: true })
+        blocks.push({ kind: 'text', wire, text: '' })
         index = blocks.length - 1
         out.push({ type: 'block-start', index, blockType: 'text' })
       }
@@ -150,7 +156,7 @@ export function createConverseTranslator(): WireTranslator & { fail(message: str
       })
     } else if (reasoning) {
       if (index === -1) {
-        blocks.push({ kind: 'thinking', wire, text: '', signature: '', open: true })
+        blocks.push({ kind: 'thinking', wire, text: '', signature: '' })
         index = blocks.length - 1
         out.push({ type: 'block-start', index, blockType: 'reasoning' })
       }

@@ -193,6 +193,22 @@ describe('stop reasons and the replay envelope', () => {
     const end = read('synthetic-partial-tool-arguments').chunks.find((c) => c.type === 'block-end')
     expect(end).toMatchObject({ block: { arguments: '{"path":"a.txt","text":"half a sent"}' } })
   })
+
+  it("after a tool call's stop, events with no index still reach it, and its second end has arguments {}", () => {
+    // pi-ai deletes a block's `index` and a tool call's scratch JSON at its stop; an event without `index` finds
+    // the block again, and the second stop parses `undefined` + the new delta: nothing readable.
+    const result = read('synthetic-stop-without-index')
+    const call = { id: 'toolu_1', name: 'get_weather' }
+    expect(result.chunks.slice(0, 5)).toEqual([
+      { type: 'block-start', index: 0, blockType: 'tool-call' },
+      { type: 'tool-call-delta', index: 0, ...call, argumentsDelta: '{"city": "Paris"}' },
+      { type: 'block-end', index: 0, block: { type: 'tool-call', ...call, arguments: '{"city":"Paris"}' } },
+      { type: 'tool-call-delta', index: 0, ...call, argumentsDelta: '{"city": "Rome"}' },
+      { type: 'block-end', index: 0, block: { type: 'tool-call', ...call, arguments: '{}' } },
+    ])
+    // The first close wins in the assembler.
+    expect(result.blocks).toEqual([{ type: 'tool-call', ...call, arguments: '{"city":"Paris"}' }])
+  })
 })
 
 describe('failures in band', () => {

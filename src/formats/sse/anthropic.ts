@@ -12,11 +12,14 @@ import { modelOf } from './piAiSse'
 import { noteBuffer, type WireTranslator } from './translator'
 import { piAiResponse, type PiAiStopReason as StopReason } from './piAiResponse'
 
-/** pi-ai's content block while it streams; `wire` is the Anthropic `index` it answers to until its stop. */
+/**
+ * pi-ai's content block while it streams; `wire` is the Anthropic `index` it answers to until its stop. A tool
+ * call's `partialJson` is pi-ai's scratch text, which it deletes at the block's stop (undefined from then on).
+ */
 type PiBlock =
   | { kind: 'text'; wire: unknown; text: string }
   | { kind: 'thinking'; wire: unknown; text: string; signature: unknown; redacted: boolean }
-  | { kind: 'toolCall'; wire: unknown; id: unknown; name: unknown; input: unknown; partialJson: string }
+  | { kind: 'toolCall'; wire: unknown; id: unknown; name: unknown; input: unknown; partialJson: unknown }
 
 /** The event names pi-ai reads; every other named event (`ping`, unknown ones) and every unnamed one is skipped. */
 const MESSAGE_EVENTS = new Set([
@@ -170,7 +173,9 @@ export function createAnthropicTranslator(): WireTranslator {
         }
         if (kind === 'input_json_delta' && block.kind === 'toolCall') {
           const part = at(delta, 'partial_json')
-          block.partialJson += part as string
+          // JavaScript's `+=`, as pi-ai writes it: after the block's stop (an event with no `index` still finds
+          // it) the scratch text is gone, so `undefined` + part.
+          block.partialJson = (block.partialJson as string) + (part as string)
           const name = block.name
           return [
             {
@@ -202,8 +207,13 @@ export function createAnthropicTranslator(): WireTranslator {
         const index = find(at(event, 'index'))
         const block = blocks[index]
         if (block === undefined) return []
+        // pi-ai deletes the block's `index` and, for a tool call, its scratch text (docs/protocol.md §9, "The
+        // harness's pi-ai route"): a later stop with no `index` finds the block again and closes it with the
+        // arguments parsed from nothing, `{}`.
         block.wire = undefined
-        return [{ type: 'block-end', index, block: endBlock(block) }]
+        const end = endBlock(block)
+        if (block.kind === 'toolCall') block.partialJson = undefined
+        return [{ type: 'block-end', index, block: end }]
       }
       case 'message_delta': {
         const reason = at(at(event, 'delta'), 'stop_reason')
@@ -238,7 +248,7 @@ export function createAnthropicTranslator(): WireTranslator {
     if (block.kind === 'thinking') return { type: 'reasoning', text: block.text }
     if (block.partialJson === '' && isNonEmptyObject(block.input))
       note('whole-input', 'warning', wholeInputNote(block.name, block.input))
-    const args = parseStreamingJson(block.partialJson)
+    const args = parseStreamingJson(block.partialJson as string)
     return {
       type: 'tool-call',
       id: block.id as string,
