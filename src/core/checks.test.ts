@@ -65,6 +65,42 @@ describe('checks (docs/protocol.md §5)', () => {
     expect(rules([bs(0, 'text'), be(0, text('stored')), usage(1, 1), finish('stop')])).toEqual([])
   })
 
+  it('end-content-mismatch says when tool-call arguments differ only in how their JSON is written', () => {
+    const ended = (streamed: string, stored: string, id = 'c1') =>
+      analyzeStream(
+        sourced([
+          bs(0, 'tool-call'),
+          tcd(0, 'c1', 'read', streamed),
+          be(0, toolCall(id, 'read', stored)),
+          usage(1, 1),
+          finish('tool-calls'),
+        ]),
+      ).findings.map((f) => [f.rule, f.severity, f.params['formatting'], f.message])
+    // Spaced as a provider streams it, compact as pi-ai's route re-serialises it: the same value.
+    expect(ended('{"path": "a.txt", "n": [1, 2]}', '{"n":[1,2],"path":"a.txt"}')).toEqual([
+      [
+        'end-content-mismatch',
+        'warning',
+        'yes',
+        'block-end for block 0 has the arguments its deltas built, as JSON written another way; the block-end wins',
+      ],
+    ])
+    // Another value, arguments that are not JSON, or another id: a difference to look at.
+    for (const [streamed, stored, id] of [
+      ['{"path": "a.txt"}', '{"path":"b.txt"}', 'c1'],
+      ['{"path": ', '{"path":"a.txt"}', 'c1'],
+      ['{"path": "a.txt"}', '{"path":"a.txt"}', 'c2'],
+    ] as const)
+      expect(ended(streamed, stored, id)).toEqual([
+        [
+          'end-content-mismatch',
+          'warning',
+          'no',
+          'block-end for block 0 differs from what its deltas built; the block-end wins',
+        ],
+      ])
+  })
+
   it('blocks-overlap is information (the DeepSeek pattern)', () => {
     const deepseek = [
       bs(0, 'reasoning'),
