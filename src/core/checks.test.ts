@@ -75,7 +75,7 @@ describe('checks (docs/protocol.md §5)', () => {
           usage(1, 1),
           finish('tool-calls'),
         ]),
-      ).findings.map((f) => [f.rule, f.severity, f.params['formatting'], f.message])
+      ).findings.map((f) => [f.rule, f.severity, f.params?.['formatting'], f.message])
     // Spaced as a provider streams it, compact as pi-ai's route re-serialises it: the same value.
     expect(ended('{"path": "a.txt", "n": [1, 2]}', '{"n":[1,2],"path":"a.txt"}')).toEqual([
       [
@@ -85,8 +85,11 @@ describe('checks (docs/protocol.md §5)', () => {
         'block-end for block 0 has the arguments its deltas built, as JSON written another way; the block-end wins',
       ],
     ])
+    // A tool that takes no arguments: an empty delta streamed, `{}` stored.
+    expect(ended('', '{}')[0]?.[2]).toBe('yes')
     // Another value, arguments that are not JSON, or another id: a difference to look at.
     for (const [streamed, stored, id] of [
+      ['', '{"path":"a.txt"}', 'c1'],
       ['{"path": "a.txt"}', '{"path":"b.txt"}', 'c1'],
       ['{"path": ', '{"path":"a.txt"}', 'c1'],
       ['{"path": "a.txt"}', '{"path":"a.txt"}', 'c2'],

@@ -432,7 +432,8 @@ const show = showValue
 
 /**
  * Whether two tool-call blocks differ only in how their arguments' JSON is written: every other field equal, and
- * both arguments JSON text of equal values (`{"a": 1}` and `{"a":1}`).
+ * both arguments JSON text of equal values (`{"a": 1}` and `{"a":1}`), or no arguments streamed (an empty or blank
+ * delta, as Anthropic streams a tool that takes none) and `{}` stored.
  */
 function argumentsFormattingOnly(streamed: ContentBlock, ended: unknown): boolean {
   if (streamed.type !== 'tool-call' || typeof ended !== 'object' || ended === null) return false
@@ -442,7 +443,9 @@ function argumentsFormattingOnly(streamed: ContentBlock, ended: unknown): boolea
     return false
   if (!jsonEqual({ ...streamed, arguments: '' }, { ...end, arguments: '' })) return false
   try {
-    return jsonEqual(JSON.parse(args), JSON.parse(end['arguments']))
+    const stored: unknown = JSON.parse(end['arguments'])
+    if (args.trim() === '') return jsonEqual(stored, {})
+    return jsonEqual(JSON.parse(args), stored)
   } catch {
     return false
   }
