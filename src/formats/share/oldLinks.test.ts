@@ -38,12 +38,12 @@ const fixtures = (version: number) =>
  * travel as the sender's engine found them). Today's payload is put back into the wording the pinned links were
  * written with, one rewording since then at a time, so that every other byte is still held to them.
  */
-const REWORDED: readonly { readonly rule: string; readonly now: RegExp; readonly then: string }[] = [
+const REWORDED: readonly { readonly rule: string; readonly now: RegExp; readonly written: string }[] = [
   {
     // A tool call's arguments that differ only in how their JSON is written now say so (§5).
     rule: 'end-content-mismatch',
     now: /^block-end for block (.+) has the arguments its deltas built, as JSON written another way; the block-end wins$/,
-    then: 'block-end for block $1 differs from what its deltas built; the block-end wins',
+    written: 'block-end for block $1 differs from what its deltas built; the block-end wins',
   },
 ]
 function asWritten<T>(value: T): T {
@@ -53,7 +53,7 @@ function asWritten<T>(value: T): T {
   for (const [key, field] of Object.entries(value)) out[key] = asWritten(field)
   const rewording = REWORDED.find((r) => r.rule === out['rule'] && typeof out['message'] === 'string')
   if (rewording !== undefined)
-    out['message'] = (out['message'] as string).replace(rewording.now, rewording.then)
+    out['message'] = (out['message'] as string).replace(rewording.now, rewording.written)
   return out as T
 }
 
