@@ -15,7 +15,9 @@ const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
   'message_stop',
   'ping',
 ])
-const FIELD = /^(data|event|id|retry):/
+// A field name alone on its line (`data`, no colon) is that field with an empty value (the SSE spec; both SSE
+// readers, eventsource-parser and pi-ai's, read it so): a bare `data` is an event whose data is ''.
+const FIELD = /^(data|event|id|retry)(?::|$)/
 
 /**
  * Which SSE dialect a text holds, from its first lines only; null when it is no SSE body. Accepts an HTTP head
@@ -32,13 +34,10 @@ export function sniffSseDialect(text: string): SseDialect | null {
   let from = 0
   if (head !== null) {
     from = head.bodyStart
-    const type = head.headers['content-type'] ?? ''
     if (head.status >= 400)
       return /"type"\s*:\s*"error"\s*,\s*"error"\s*:\s*\{/.test(text.slice(from, from + 4096))
         ? 'anthropic-sse'
         : 'openai-sse'
-    if (!type.includes('event-stream') && !text.startsWith('data:', from) && !text.startsWith('event:', from))
-      return null
   }
   let seen = 0
   let data = 0
@@ -71,7 +70,7 @@ export function sniffSseDialect(text: string): SseDialect | null {
     }
     if (content.startsWith('event:')) {
       if (ANTHROPIC_EVENTS.has(content.slice(6).trim())) anthropic = true
-    } else if (content.startsWith('data:')) {
+    } else if (content.startsWith('data')) {
       data += 1
       const payload = content.slice(5)
       if (

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { loadSource } from '../load'
+import { detectFormat } from '../registry'
+
+const CHUNK = 'data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n'
+const MESSAGE_START =
+  'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":0}}}\n\n'
+
+/** The last chunk of the only stream `text` opens as. */
+function lastChunk(text: string) {
+  return loadSource(text).sessions[0]?.streams[0]?.chunks.at(-1)?.chunk
+}
+
+describe('sniffSseDialect: oddly framed bodies (docs/protocol.md §9, "Framing")', () => {
+  it('reads a bare `data` line (no colon) as the data field with an empty value, as eventsource-parser does', () => {
+    // eventsource-parser's processField('data', ''): an event whose data is '', which the harness's translate.ts
+    // JSON.parses and fails on → MALFORMED_RESPONSE `malformed SSE payload: ` (its first 120 characters: none).
+    const text = `data\n\n${CHUNK}`
+    expect(detectFormat(text)).toBe('openai-sse')
+    expect(lastChunk(text)).toEqual({
+      type: 'finish',
+      reason: { kind: 'error', failure: { message: 'malformed SSE payload: ', code: 'MALFORMED_RESPONSE' } },
+    })
+  })
+
+  it('keeps the dialect of the events after a bare field line', () => {
+    expect(detectFormat(`data\n\n${MESSAGE_START}`)).toBe('anthropic-sse')
+    expect(detectFormat(`event\nid\nretry\n\n${CHUNK}`)).toBe('openai-sse')
+  })
+
+  it('still refuses text whose first line is no field of any kind', () => {
+    expect(detectFormat(`datum\n\n${CHUNK}`)).toBeNull()
+    expect(detectFormat(`hello\n${CHUNK}`)).toBeNull()
+  })
+
+  it('reads a 200 head with no content type whose body opens with blank lines or keep-alives', () => {
+    expect(detectFormat(`HTTP/1.1 200 OK\r\n\r\n: ping\n\n${CHUNK}`)).toBe('openai-sse')
+    expect(detectFormat(`HTTP/1.1 200 OK\r\n\r\n\r\n${CHUNK}`)).toBe('openai-sse')
+    expect(detectFormat(`HTTP/1.1 200 OK\r\n\r\ndata\n\n${CHUNK}`)).toBe('openai-sse')
+    expect(detectFormat('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"id":"x"}')).toBeNull()
+  })
+
+  it('finds each dialect after a BOM, CRLF or CR line ends, leading blank lines and keep-alive comments', () => {
+    const bodies = {
+      'openai-sse': CHUNK,
+      'anthropic-sse': MESSAGE_START,
+      'openai-responses-sse':
+        'event: response.created\ndata: {"type":"response.created","response":{"id":"r"}}\n\n',
+      'gemini-sse':
+        'data: {"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}],"modelVersion":"gemini-2.5-flash"}\n\n',
+    }
+    for (const [dialect, body] of Object.entries(bodies)) {
+      for (const variant of [
+        `\uFEFF${body}`,
+        body.replaceAll('\n', '\r\n'),
+        body.replaceAll('\n', '\r'),
+        `\n\n\n${body}`,
+        `: ping\n\n: keep-alive\n\n${body}`,
+        `\uFEFF: ping\r\n\r\n${body.replaceAll('\n', '\r\n')}`,
+      ])
+        expect([JSON.stringify(variant.slice(0, 30)), detectFormat(variant)]).toEqual([
+          JSON.stringify(variant.slice(0, 30)),
+          dialect,
+        ])
+    }
+  })
+})
