@@ -4,6 +4,7 @@ import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
 import { httpFailure } from './httpFailure'
+import { httpErrorRoute, routeName } from './httpRoute'
 import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './openai'
 import { piAiHttpFinish } from './piAiFailure'
 import { scanPiAiSse } from './piAiSse'
@@ -83,7 +84,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
     diagnostics.push({
       line: 1 + offset,
       severity: 'info',
-      message: `line ${1 + offset}: HTTP ${head.status} response: the harness raises ${code}, shown as the stream's finish`,
+      message: `line ${1 + offset}: HTTP ${head.status} response, ${routeSentence(dialect, head, body, request?.url)}: the harness raises ${code}, shown as the stream's finish${otherRoute(dialect, head, body, request?.url)}`,
     })
     trace.event(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'), 1)
     trace.emit(chunks)
@@ -286,6 +287,24 @@ function httpFailureChunks(
     { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
     { type: 'finish', reason: piAiHttpFinish(head.status, body) },
   ]
+}
+
+/** Which route the failure is read on and why (docs/protocol.md §9, "HTTP errors"). */
+function routeSentence(dialect: SseDialect, head: HttpHead, body: string, url: string | undefined): string {
+  const route = httpErrorRoute(head.headers, body, url)
+  if (route.dialect === dialect && route.evidence !== null)
+    return `on ${routeName(dialect)} (${route.evidence})`
+  if (route.evidence !== null)
+    return `read as ${routeName(dialect)} reads it, though ${route.evidence}, which points to ${routeName(route.dialect)}`
+  return `read as ${routeName(dialect)} reads it — nothing in the capture names the provider (no request URL, no Anthropic error body or anthropic-* header), so that route is assumed`
+}
+
+/** For an assumed DeepSeek route, what the other common route would have made of the same response. */
+function otherRoute(dialect: SseDialect, head: HttpHead, body: string, url: string | undefined): string {
+  if (dialect !== 'openai-sse' || httpErrorRoute(head.headers, body, url).evidence !== null) return ''
+  const finish = piAiHttpFinish(head.status, body)
+  if (finish.kind !== 'error') return ''
+  return `; through ${routeName('anthropic-sse')} the same response ends as ${finish.failure.code} ("${finish.failure.message.slice(0, 120)}")`
 }
 
 function withStatus(

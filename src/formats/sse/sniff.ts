@@ -1,4 +1,5 @@
 import { sniffForeignFormat } from './foreign'
+import { httpErrorRoute } from './httpRoute'
 import { readHttpHead } from './sseEvents'
 import type { SseDialect } from './readSse'
 
@@ -21,7 +22,8 @@ const FIELD = /^(data|event|id|retry)(?::|$)/
 
 /**
  * Which SSE dialect a text holds, from its first lines only; null when it is no SSE body. Accepts an HTTP head
- * first (`curl -i`); a head with status ≥ 400 counts as a (failed) stream. Anthropic when an `event:` name or a
+ * first (`curl -i`); a head with status ≥ 400 counts as a (failed) stream of the route the capture names
+ * (`httpErrorRoute`). Anthropic when an `event:` name or a
  * data payload's `type` is one of the Messages stream's events (an `error` only with Anthropic's nested `error`
  * object: the Responses API has a flat one), else OpenAI-compatible. Comments do not count toward the lines looked
  * at, so a body that opens with keep-alives is still recognised. A stream in a format Chunkscope does not read
@@ -34,10 +36,7 @@ export function sniffSseDialect(text: string): SseDialect | null {
   let from = 0
   if (head !== null) {
     from = head.bodyStart
-    if (head.status >= 400)
-      return /"type"\s*:\s*"error"\s*,\s*"error"\s*:\s*\{/.test(text.slice(from, from + 4096))
-        ? 'anthropic-sse'
-        : 'openai-sse'
+    if (head.status >= 400) return httpErrorRoute(head.headers, text.slice(from, from + 4096)).dialect
   }
   let seen = 0
   let data = 0
