@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { piAiChunks } from '../../test/piAiOracle'
 import { loadSource } from '../load'
 import { detectFormat } from '../registry'
 
@@ -62,6 +63,26 @@ describe('sniffSseDialect: oddly framed bodies (docs/protocol.md §9, "Framing")
           JSON.stringify(variant.slice(0, 30)),
           dialect,
         ])
+    }
+  })
+
+  it('names a body of keep-alive comments only, and what each route makes of it, instead of "unrecognised"', async () => {
+    const body = ': ping\n\n: keep-alive\n\n'
+    // pi-ai's Anthropic reader sees no event: a completed response with no content, which the route calls EMPTY_RESPONSE.
+    const oracle = await piAiChunks(body)
+    expect(oracle.chunks.at(-1)).toMatchObject({ reason: { failure: { code: 'EMPTY_RESPONSE' } } })
+    for (const [text, line] of [
+      [body, 1],
+      [`\uFEFF\n${body}`, 2],
+      [`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n${body.replaceAll('\n', '\r\n')}`, 4],
+    ] as const) {
+      expect(loadSource(text).diagnostics).toEqual([
+        {
+          line,
+          severity: 'error',
+          message: `line ${line}: an SSE body holding only 2 comment lines (": ping") and no event, so nothing names its provider and there is nothing to show: the harness's DeepSeek adapter ends such a body STREAM_CLOSED (no [DONE]), pi-ai's Anthropic route EMPTY_RESPONSE (no content)`,
+        },
+      ])
     }
   })
 })

@@ -83,3 +83,32 @@ export function sniffSseDialect(text: string): SseDialect | null {
   if (data === 0 && !anthropic) return null
   return anthropic ? 'anthropic-sse' : 'openai-sse'
 }
+
+/**
+ * How many comment lines an SSE body holds when it holds nothing else (blank lines aside; after an HTTP head, if
+ * any), with the first; null when it holds anything else or no comment. Such a body has no event to tell a dialect
+ * by (docs/protocol.md §9, "Framing").
+ *
+ * @example
+ * sseCommentsOnly(': ping\n\n: keep-alive\n\n') // { count: 2, first: ': ping', line: 1 }
+ */
+export function sseCommentsOnly(text: string): { count: number; first: string; line: number } | null {
+  const head = readHttpHead(text.slice(0, PEEK_CHARS))
+  const lines = text
+    .slice(head?.bodyStart ?? 0)
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n?|\n/)
+  let count = 0
+  let first = ''
+  let line = 0
+  for (const [index, content] of lines.entries()) {
+    if (content.trim() === '') continue
+    if (!content.startsWith(':')) return null
+    if (count === 0) {
+      first = content
+      line = index + (head?.bodyLine ?? 1)
+    }
+    count += 1
+  }
+  return count === 0 ? null : { count, first, line }
+}
