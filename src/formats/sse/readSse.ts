@@ -78,7 +78,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   const notes = new NoteCounter(offset)
   if (head !== null && (head.status < 200 || head.status >= 300)) {
     const body = text.slice(head.bodyStart)
-    const chunks = httpFailureChunks(dialect, head, body, baseUrlOf(request).baseURL)
+    const chunks = httpFailureChunks(dialect, head.status, head.headers, body, baseUrlOf(request).baseURL)
     const last = chunks.at(-1)
     const code = last?.type === 'finish' && last.reason.kind === 'error' ? last.reason.failure.code : '?'
     diagnostics.push({
@@ -265,27 +265,28 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
  * The chunks an HTTP error becomes: the DeepSeek adapter throws its classified failure (one finish); the pi-ai
  * route reports pi-ai's error event, so usage (all zero) and then the finish.
  */
-function httpFailureChunks(
+export function httpFailureChunks(
   dialect: SseDialect,
-  head: HttpHead,
+  status: number,
+  headers: Readonly<Record<string, string>>,
   body: string,
-  baseURL: string | undefined,
+  baseURL?: string,
 ): StreamChunk[] {
   if (dialect === 'openai-responses-sse')
     return [
       { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
-      { type: 'finish', reason: responsesHttpFinish(head.status, body) },
+      { type: 'finish', reason: responsesHttpFinish(status, body) },
     ]
   if (dialect === 'openai-sse') {
     // Retry-After as a date is relative to when the response came: its own Date header, when it has one.
-    const date = Date.parse(head.headers['date'] ?? '')
+    const date = Date.parse(headers['date'] ?? '')
     const now = Number.isNaN(date) ? Date.now() : date
-    const failure = httpFailure(head.status, head.headers, body, now, baseURL)
+    const failure = httpFailure(status, headers, body, now, baseURL)
     return [{ type: 'finish', reason: { kind: 'error', failure } }]
   }
   return [
     { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
-    { type: 'finish', reason: piAiHttpFinish(head.status, body) },
+    { type: 'finish', reason: piAiHttpFinish(status, body) },
   ]
 }
 
