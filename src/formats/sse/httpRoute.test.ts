@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { piAiChunks } from '../../test/piAiOracle'
+import { piAiApiChunks, piAiChunks } from '../../test/piAiOracle'
 import { loadSource } from '../load'
 import { detectFormat } from '../registry'
 import { httpErrorRoute } from './httpRoute'
@@ -84,5 +84,57 @@ describe('a curl -i capture of a failed response', () => {
     expect(info!.message).toBe(
       "line 1: HTTP 529 response, on pi-ai's Anthropic Messages route (the body is Anthropic's error shape): the harness raises SERVER, shown as the stream's finish",
     )
+  })
+})
+
+describe("a curl -i capture of a failed Gemini response (pi-ai's Gemini route)", () => {
+  const GOOGLE = '{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}'
+
+  it('is told by its Google error body or its URL', () => {
+    expect(httpErrorRoute({}, GOOGLE)).toEqual({
+      dialect: 'gemini-sse',
+      evidence: "the body is Google's error shape (status RESOURCE_EXHAUSTED)",
+    })
+    expect(
+      httpErrorRoute(
+        {},
+        '',
+        'https://generativelanguage.googleapis.com/v1beta/models/g:streamGenerateContent?alt=sse',
+      ).dialect,
+    ).toBe('gemini-sse')
+    expect(detectFormat(`HTTP/2 429\r\ncontent-type: application/json\r\n\r\n${GOOGLE}`)).toBe('gemini-sse')
+  })
+
+  it.each(STATUSES)(
+    'HTTP %i reads as pi-ai itself reads it, whatever the body and content type',
+    async (status) => {
+      for (const body of [GOOGLE, ...Object.values(BODIES)])
+        for (const type of ['application/json; charset=UTF-8', 'text/html']) {
+          const text = `HTTP/2 ${status}\r\ncontent-type: ${type}\r\n\r\n${body}`
+          const oracle = await piAiApiChunks('google-generative-ai', 'gemini-2.5-flash', body, status, {
+            'content-type': type,
+          })
+          const chunks = readSseStream(text, 'gemini-sse').attempt!.chunks.map((c) => c.chunk)
+          expect([type, body, JSON.parse(JSON.stringify(chunks))]).toEqual([
+            type,
+            body,
+            JSON.parse(JSON.stringify(oracle.chunks)),
+          ])
+        }
+    },
+  )
+
+  it("words a non-JSON body with the status line's reason phrase, as @google/genai's throwErrorIfNotOK does", () => {
+    const text = 'HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\r\nupstream down'
+    expect(readSseStream(text, 'gemini-sse').attempt!.chunks.at(-1)!.chunk).toEqual({
+      type: 'finish',
+      reason: {
+        kind: 'error',
+        failure: {
+          message: '{"error":{"message":"upstream down","code":503,"status":"Service Unavailable"}}',
+          code: 'SERVER',
+        },
+      },
+    })
   })
 })

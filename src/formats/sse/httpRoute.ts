@@ -7,15 +7,18 @@ export type HttpErrorRoute = {
   readonly evidence: string | null
 }
 
+// Google's `{"error":{"code":429,"message":"…","status":"RESOURCE_EXHAUSTED"}}`: a numeric code, an UPPER_SNAKE status.
+const GOOGLE_ERROR = /^\s*\{\s*"error"\s*:\s*\{(?=[^]*"code"\s*:\s*\d)[^]*"status"\s*:\s*"([A-Z_]+)"/
 const ANTHROPIC_ERROR = /"type"\s*:\s*"error"\s*,\s*"error"\s*:\s*\{/
 
 /**
  * The route a non-2xx response was read by, from what the capture holds (docs/protocol.md §9, "HTTP errors"): the
  * request URL when recorded (`/v1/messages` → pi-ai's Anthropic route, `/responses` → its Responses route,
- * `/chat/completions` → the DeepSeek adapter), else an Anthropic error body (`{"type":"error","error":{…}}`) or an
- * `anthropic-*` response header → the Anthropic route. Anything else (an empty, HTML, plain-text or OpenAI-shaped
- * body, which any OpenAI-compatible gateway also sends) names no provider: the DeepSeek adapter is assumed, and
- * `evidence` is null so the reader says so.
+ * `:streamGenerateContent` → its Gemini route, `/chat/completions` → the DeepSeek adapter), else an Anthropic error
+ * body (`{"type":"error","error":{…}}`) or an `anthropic-*` response header → the Anthropic route, and Google's
+ * error body (`{"error":{"code":429,…,"status":"RESOURCE_EXHAUSTED"}}`) → the Gemini route. Anything else (an empty,
+ * HTML, plain-text or OpenAI-shaped body, which any OpenAI-compatible gateway also sends) names no provider: the
+ * DeepSeek adapter is assumed, and `evidence` is null so the reader says so.
  *
  * @example
  * httpErrorRoute({}, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')
@@ -33,11 +36,16 @@ export function httpErrorRoute(
       return { dialect: 'anthropic-sse', evidence: `the request went to ${path}` }
     if (/\/responses\/?$/.test(path))
       return { dialect: 'openai-responses-sse', evidence: `the request went to ${path}` }
+    if (/:(?:stream)?generateContent$/i.test(path))
+      return { dialect: 'gemini-sse', evidence: `the request went to ${path}` }
     if (/\/chat\/completions\/?$/.test(path))
       return { dialect: 'openai-sse', evidence: `the request went to ${path}` }
   }
   if (ANTHROPIC_ERROR.test(body.replace(/^\uFEFF/, '').slice(0, 4096)))
     return { dialect: 'anthropic-sse', evidence: "the body is Anthropic's error shape" }
+  const google = GOOGLE_ERROR.exec(body.replace(/^\uFEFF/, '').slice(0, 4096))
+  if (google !== null)
+    return { dialect: 'gemini-sse', evidence: `the body is Google's error shape (status ${google[1]})` }
   const anthropicHeader = Object.keys(headers).find((name) => name.toLowerCase().startsWith('anthropic-'))
   if (anthropicHeader !== undefined)
     return {

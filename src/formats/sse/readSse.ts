@@ -10,6 +10,7 @@ import { piAiHttpFinish } from './piAiFailure'
 import { scanPiAiSse } from './piAiSse'
 import { createGeminiTranslator } from './gemini'
 import { scanGeminiJsonArray } from './geminiJsonArray'
+import { geminiHttpFinish } from './geminiHttp'
 import { scanGeminiSse } from './geminiSse'
 import { createResponsesTranslator } from './responses'
 import { responsesHttpFinish } from './responsesHttp'
@@ -78,7 +79,14 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   const notes = new NoteCounter(offset)
   if (head !== null && (head.status < 200 || head.status >= 300)) {
     const body = text.slice(head.bodyStart)
-    const chunks = httpFailureChunks(dialect, head.status, head.headers, body, baseUrlOf(request).baseURL)
+    const chunks = httpFailureChunks(
+      dialect,
+      head.status,
+      head.headers,
+      body,
+      baseUrlOf(request).baseURL,
+      head.statusText,
+    )
     const last = chunks.at(-1)
     const code = last?.type === 'finish' && last.reason.kind === 'error' ? last.reason.failure.code : '?'
     diagnostics.push({
@@ -271,7 +279,13 @@ export function httpFailureChunks(
   headers: Readonly<Record<string, string>>,
   body: string,
   baseURL?: string,
+  statusText = '',
 ): StreamChunk[] {
+  if (dialect === 'gemini-sse')
+    return [
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+      { type: 'finish', reason: geminiHttpFinish(status, statusText, headers['content-type'], body) },
+    ]
   if (dialect === 'openai-responses-sse')
     return [
       { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
@@ -297,7 +311,7 @@ function routeSentence(dialect: SseDialect, head: HttpHead, body: string, url: s
     return `on ${routeName(dialect)} (${route.evidence})`
   if (route.evidence !== null)
     return `read as ${routeName(dialect)} reads it, though ${route.evidence}, which points to ${routeName(route.dialect)}`
-  return `read as ${routeName(dialect)} reads it — nothing in the capture names the provider (no request URL, no Anthropic error body or anthropic-* header), so that route is assumed`
+  return `read as ${routeName(dialect)} reads it — nothing in the capture names the provider (no request URL, no Anthropic or Google error body, no anthropic-* header), so that route is assumed`
 }
 
 /** For an assumed DeepSeek route, what the other common route would have made of the same response. */
