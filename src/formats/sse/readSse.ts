@@ -20,6 +20,9 @@ import type { TranslatorNote, WireTranslator } from './translator'
 
 export type SseDialect = 'openai-sse' | 'anthropic-sse' | 'openai-responses-sse' | 'gemini-sse'
 
+/** What only a Chat Completions event carries (docs/protocol.md §9): its `choices`, its object name, `[DONE]`. */
+const CHAT_COMPLETIONS = /"choices"\s*:|"chat\.completion\.chunk"|^\[DONE\]$/
+
 /** The dialects the harness reads through its pi-ai route: the body's end, not an end marker, ends the stream. */
 const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set([
   'anthropic-sse',
@@ -117,6 +120,8 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
           ? scanGeminiSse
           : scanSse
   let lastLine = head?.bodyLine ?? 1
+  // Whether any event shows the Chat Completions wire itself, rather than only no other dialect's.
+  let chatEvidence = false
   const scan = scanner(
     text,
     (event: SseEvent & { raw?: readonly string[] }) => {
@@ -127,6 +132,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
         return
       }
       lastLine = event.line
+      if (!chatEvidence && CHAT_COMPLETIONS.test(event.data)) chatEvidence = true
       trace.event(event.start, event.end, event.line)
       if (translator.finished) {
         notes.add(
@@ -251,6 +257,17 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       line,
       severity: 'warning',
       message: `line ${line}: the body ends with a lone CR, which the harness's SSE parser holds back until it knows whether an LF follows: that line is never read`,
+    })
+  }
+  if (
+    dialect === 'openai-sse' &&
+    !chatEvidence &&
+    trace.eventCount - dropped > 0 &&
+    options.request === undefined
+  ) {
+    diagnostics.push({
+      severity: 'info',
+      message: `no event shows which wire this is (no "choices", "chat.completion.chunk" or [DONE]): read as ${routeName(dialect)} reads it, a route assumed because no other dialect's events appear`,
     })
   }
   if (scan.comments > 0) {

@@ -85,4 +85,14 @@ describe('sniffSseDialect: oddly framed bodies (docs/protocol.md §9, "Framing")
       ])
     }
   })
+
+  it('says when a body is read as Chat Completions only because no other dialect shows', () => {
+    const note =
+      'no event shows which wire this is (no "choices", "chat.completion.chunk" or [DONE]): read as the DeepSeek adapter (OpenAI-compatible Chat Completions) reads it, a route assumed because no other dialect\'s events appear'
+    const messages = (text: string) => loadSource(text).diagnostics.map((d) => d.message)
+    expect(detectFormat('data: {}\n\n')).toBe('openai-sse')
+    expect(messages('data: {}\n\n')).toContain(note)
+    expect(messages(CHUNK)).not.toContain(note)
+    expect(messages('data: {"id":"x","object":"chat.completion.chunk"}\n\n')).not.toContain(note)
+  })
 })
