@@ -138,3 +138,12 @@ describe("a curl -i capture of a failed Gemini response (pi-ai's Gemini route)",
     })
   })
 })
+
+describe('the note on an assumed route', () => {
+  it("quotes pi-ai's reading on one line, whatever the body's line breaks", () => {
+    const [info] = loadSource(`${head(502)}<html>\n<title>502</title>\n</html>\n`).diagnostics
+    expect(info!.message).toMatch(
+      /the same response ends as SERVER \("502 <html> <title>502<\/title> <\/html> "\)$/,
+    )
+  })
+})

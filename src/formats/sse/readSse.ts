@@ -336,7 +336,7 @@ function otherRoute(dialect: SseDialect, head: HttpHead, body: string, url: stri
   if (dialect !== 'openai-sse' || httpErrorRoute(head.headers, body, url).evidence !== null) return ''
   const finish = piAiHttpFinish(head.status, body)
   if (finish.kind !== 'error') return ''
-  return `; through ${routeName('anthropic-sse')} the same response ends as ${finish.failure.code} ("${finish.failure.message.slice(0, 120)}")`
+  return `; through ${routeName('anthropic-sse')} the same response ends as ${finish.failure.code} ("${finish.failure.message.replace(/\s+/g, ' ').slice(0, 120)}")`
 }
 
 function withStatus(
