@@ -30,6 +30,7 @@ describe('loadSource', () => {
             'an OTLP / Langfuse / Phoenix trace export holding gen_ai.output.messages, ' +
             "a recording of the harness's live WebSocket (server-request frames), " +
             'a DeepSeek Harness session log, ' +
+            'an HTTP error body saved without its status line (JSON error or HTML page), ' +
             "the seed tutorial's simplified stream (text / tool_call / done), " +
             'a JSON array of StreamChunks, NDJSON of StreamChunks, ' +
             'AWS Bedrock ConverseStream events (decoded from their frames), an AWS Bedrock event stream saved as text, ' +

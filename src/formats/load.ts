@@ -2,6 +2,7 @@ import { firstLine } from './detect'
 import { isBlank, preview, type ProgressHook } from './json'
 import { detectFormat, TEXT_FORMATS, type FormatId } from './registry'
 import { sniffForeignFormat } from './sse/foreign'
+import { sseCommentsOnly } from './sse/sniff'
 import type { LoadedSource } from './types'
 
 export { citationDiagnostics } from './sessionSource'
@@ -33,6 +34,12 @@ export function loadSource(text: string, name?: string, onProgress?: ProgressHoo
     if (foreign !== null) {
       const message = `${foreign.name} (${foreign.evidence}): a format Chunkscope does not read — it translates DeepSeek / OpenAI-compatible Chat Completions, Anthropic Messages, OpenAI Responses and Gemini streams`
       return { format: null, ...named, sessions: [], diagnostics: [{ line: 1, severity: 'error', message }] }
+    }
+    const comments = sseCommentsOnly(text)
+    if (comments !== null) {
+      const { count, first, line } = comments
+      const message = `line ${line}: an SSE body holding only ${count} comment line${count === 1 ? '' : 's'} (${preview(first)}) and no event, so nothing names its provider and there is nothing to show: the harness's DeepSeek adapter ends such a body STREAM_CLOSED (no [DONE]), pi-ai's Anthropic route EMPTY_RESPONSE (no content)`
+      return { format: null, ...named, sessions: [], diagnostics: [{ line, severity: 'error', message }] }
     }
     const expected = joinAlternatives(TEXT_FORMATS.map((f) => f.description))
     const message = `unrecognised format: expected ${expected}; first line starts with ${preview(firstLine(text))}`

@@ -22,6 +22,7 @@ import { readSimplifiedSource, sniffSimplified } from './simplified/simplified'
 import { readSnippetSource, sniffSnippet } from './snippet/readSnippet'
 import { headerlessPageSize } from './sqlitePages'
 import { isSqlite } from './sqliteStore'
+import { readHttpErrorBody, sniffHttpErrorBody } from './sse/httpErrorBody'
 import { readSseSource } from './sse/readSse'
 import { sniffSseDialect } from './sse/sniff'
 import { sniffGeminiJsonArray } from './sse/geminiJsonArray'
@@ -161,6 +162,15 @@ export const FORMATS = [
     input: 'text',
     sniff: sniffSessionJsonl,
     read: readSessionSource,
+  },
+  {
+    // Before the simplified stream, whose `{type:'error', error}` chunk an Anthropic error body resembles.
+    id: 'http-error-body',
+    label: 'HTTP error body (no status line)',
+    description: 'an HTTP error body saved without its status line (JSON error or HTML page)',
+    input: 'text',
+    sniff: sniffHttpErrorBody,
+    read: readHttpErrorBody,
   },
   {
     // Before chunk-json: a JSON array of simplified chunks also starts with `[`.

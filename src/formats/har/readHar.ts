@@ -1,3 +1,4 @@
+import type { StreamChunk } from '../../core/protocol'
 import { bareStream, streamsSession, type Attempt, type Session, type WireTrace } from '../../core/session'
 import { readChunkNdjson } from '../chunkFiles'
 import { sniffChunkNdjson } from '../detect'
@@ -6,7 +7,8 @@ import { MAX_JSON_DEPTH } from '../limits'
 import { readLiveRecording, sniffLiveRecording } from '../live/liveRecording'
 import { readSimplifiedSource, sniffSimplified } from '../simplified/simplified'
 import { appendHeader, httpFailure } from '../sse/httpFailure'
-import { readSseStream } from '../sse/readSse'
+import { httpErrorRoute, routeName } from '../sse/httpRoute'
+import { httpFailureChunks, readSseStream } from '../sse/readSse'
 import { sniffForeignFormat } from '../sse/foreign'
 import { sniffGeminiJsonArray } from '../sse/geminiJsonArray'
 import { sniffSseDialect } from '../sse/sniff'
@@ -120,7 +122,15 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
       }
       return
     }
-    const body = decodeBody(content)
+    const decoded = decodeBody(content)
+    const postData = isRecord(request['postData']) ? request['postData'] : {}
+    const streamRequested =
+      typeof postData['text'] === 'string' && /"stream"\s*:\s*true/.test(postData['text'])
+    const failed =
+      status !== undefined && status >= 400 && (streamRequested || mimeType.includes('event-stream'))
+    // A failed response whose recorded body is empty (`text: ""`, or no text and `size: 0`) had an empty body.
+    const empty = content['text'] === '' || (content['text'] === undefined && content['size'] === 0)
+    const body = failed && empty ? '' : decoded
     if (typeof body !== 'string') {
       if (body.error !== null) say('warning', body.error)
       else if (/event-stream|eventstream|ndjson/.test(mimeType)) {
@@ -131,13 +141,18 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
       } else skipped += 1
       return
     }
-    const postData = isRecord(request['postData']) ? request['postData'] : {}
-    const streamRequested =
-      typeof postData['text'] === 'string' && /"stream"\s*:\s*true/.test(postData['text'])
-    if (status !== undefined && status >= 400 && (streamRequested || mimeType.includes('event-stream'))) {
-      const failure = httpFailure(status, headerRecord(response['headers']), body)
+    if (failed) {
+      const headers = headerRecord(response['headers'])
+      // The route the entry's URL, body or headers name (docs/protocol.md §9, "Which route an HTTP error went through").
+      const route = httpErrorRoute(headers, body, url)
+      const chunks: StreamChunk[] =
+        route.dialect === 'openai-sse'
+          ? [{ type: 'finish', reason: { kind: 'error', failure: httpFailure(status, headers, body) } }]
+          : httpFailureChunks(route.dialect, status, headers, body)
+      const last = chunks.at(-1)
+      const code = last?.type === 'finish' && last.reason.kind === 'error' ? last.reason.failure.code : '?'
       streams.push(
-        attempt(id, [{ type: 'finish', reason: { kind: 'error', failure } }], {
+        attempt(id, chunks, {
           format: 'http-error',
           request: requestInfo,
           text: body,
@@ -149,7 +164,10 @@ export function readHar(text: string): { diagnostics: Diagnostic[]; sessions: Se
           chunkTo: new Uint32Array(0),
         }),
       )
-      say('info', `HTTP ${status} on a streaming request → finish error ${failure.code}`)
+      say(
+        'info',
+        `HTTP ${status} on a streaming request → finish error ${code}, as ${routeName(route.dialect)} raises it (${route.evidence ?? 'assumed: nothing in the entry names the provider'})`,
+      )
       return
     }
     // The wires without a harness route (docs/protocol.md §9), before the SSE dialects they resemble.

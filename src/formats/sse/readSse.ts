@@ -4,11 +4,13 @@ import type { Diagnostic } from '../types'
 import { WireTraceBuilder } from '../wire'
 import { createAnthropicTranslator } from './anthropic'
 import { httpFailure } from './httpFailure'
+import { httpErrorRoute, routeName } from './httpRoute'
 import { createDeepSeekTranslator, type DeepSeekTranslatorOptions } from './openai'
 import { piAiHttpFinish } from './piAiFailure'
 import { scanPiAiSse } from './piAiSse'
 import { createGeminiTranslator } from './gemini'
 import { scanGeminiJsonArray } from './geminiJsonArray'
+import { geminiHttpFinish } from './geminiHttp'
 import { scanGeminiSse } from './geminiSse'
 import { createResponsesTranslator } from './responses'
 import { responsesHttpFinish } from './responsesHttp'
@@ -17,6 +19,9 @@ import { readHttpHead, scanSse, type HttpHead, type SseEvent } from './sseEvents
 import type { TranslatorNote, WireTranslator } from './translator'
 
 export type SseDialect = 'openai-sse' | 'anthropic-sse' | 'openai-responses-sse' | 'gemini-sse'
+
+/** What only a Chat Completions event carries (docs/protocol.md §9): its `choices`, its object name, `[DONE]`. */
+const CHAT_COMPLETIONS = /"choices"\s*:|"chat\.completion\.chunk"|^\[DONE\]$/
 
 /** The dialects the harness reads through its pi-ai route: the body's end, not an end marker, ends the stream. */
 const PI_AI_DIALECTS: ReadonlySet<SseDialect> = new Set([
@@ -77,13 +82,20 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
   const notes = new NoteCounter(offset)
   if (head !== null && (head.status < 200 || head.status >= 300)) {
     const body = text.slice(head.bodyStart)
-    const chunks = httpFailureChunks(dialect, head, body, baseUrlOf(request).baseURL)
+    const chunks = httpFailureChunks(
+      dialect,
+      head.status,
+      head.headers,
+      body,
+      baseUrlOf(request).baseURL,
+      head.statusText,
+    )
     const last = chunks.at(-1)
     const code = last?.type === 'finish' && last.reason.kind === 'error' ? last.reason.failure.code : '?'
     diagnostics.push({
       line: 1 + offset,
       severity: 'info',
-      message: `line ${1 + offset}: HTTP ${head.status} response: the harness raises ${code}, shown as the stream's finish`,
+      message: `line ${1 + offset}: HTTP ${head.status} response, ${routeSentence(dialect, head, body, request?.url)}: the harness raises ${code}, shown as the stream's finish${otherRoute(dialect, head, body, request?.url)}`,
     })
     trace.event(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'), 1)
     trace.emit(chunks)
@@ -108,6 +120,8 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
           ? scanGeminiSse
           : scanSse
   let lastLine = head?.bodyLine ?? 1
+  // Whether any event shows the Chat Completions wire itself, rather than only no other dialect's.
+  let chatEvidence = false
   const scan = scanner(
     text,
     (event: SseEvent & { raw?: readonly string[] }) => {
@@ -118,6 +132,7 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
         return
       }
       lastLine = event.line
+      if (!chatEvidence && CHAT_COMPLETIONS.test(event.data)) chatEvidence = true
       trace.event(event.start, event.end, event.line)
       if (translator.finished) {
         notes.add(
@@ -244,6 +259,17 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
       message: `line ${line}: the body ends with a lone CR, which the harness's SSE parser holds back until it knows whether an LF follows: that line is never read`,
     })
   }
+  if (
+    dialect === 'openai-sse' &&
+    !chatEvidence &&
+    trace.eventCount - dropped > 0 &&
+    options.request === undefined
+  ) {
+    diagnostics.push({
+      severity: 'info',
+      message: `no event shows which wire this is (no "choices", "chat.completion.chunk" or [DONE]): read as ${routeName(dialect)} reads it, a route assumed because no other dialect's events appear`,
+    })
+  }
   if (scan.comments > 0) {
     diagnostics.push({
       severity: 'info',
@@ -264,28 +290,53 @@ export function readSseStream(text: string, dialect: SseDialect, options: SseOpt
  * The chunks an HTTP error becomes: the DeepSeek adapter throws its classified failure (one finish); the pi-ai
  * route reports pi-ai's error event, so usage (all zero) and then the finish.
  */
-function httpFailureChunks(
+export function httpFailureChunks(
   dialect: SseDialect,
-  head: HttpHead,
+  status: number,
+  headers: Readonly<Record<string, string>>,
   body: string,
-  baseURL: string | undefined,
+  baseURL?: string,
+  statusText = '',
 ): StreamChunk[] {
+  if (dialect === 'gemini-sse')
+    return [
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
+      { type: 'finish', reason: geminiHttpFinish(status, statusText, headers['content-type'], body) },
+    ]
   if (dialect === 'openai-responses-sse')
     return [
       { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
-      { type: 'finish', reason: responsesHttpFinish(head.status, body) },
+      { type: 'finish', reason: responsesHttpFinish(status, body) },
     ]
   if (dialect === 'openai-sse') {
     // Retry-After as a date is relative to when the response came: its own Date header, when it has one.
-    const date = Date.parse(head.headers['date'] ?? '')
+    const date = Date.parse(headers['date'] ?? '')
     const now = Number.isNaN(date) ? Date.now() : date
-    const failure = httpFailure(head.status, head.headers, body, now, baseURL)
+    const failure = httpFailure(status, headers, body, now, baseURL)
     return [{ type: 'finish', reason: { kind: 'error', failure } }]
   }
   return [
     { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } },
-    { type: 'finish', reason: piAiHttpFinish(head.status, body) },
+    { type: 'finish', reason: piAiHttpFinish(status, body) },
   ]
+}
+
+/** Which route the failure is read on and why (docs/protocol.md §9, "HTTP errors"). */
+function routeSentence(dialect: SseDialect, head: HttpHead, body: string, url: string | undefined): string {
+  const route = httpErrorRoute(head.headers, body, url)
+  if (route.dialect === dialect && route.evidence !== null)
+    return `on ${routeName(dialect)} (${route.evidence})`
+  if (route.evidence !== null)
+    return `read as ${routeName(dialect)} reads it, though ${route.evidence}, which points to ${routeName(route.dialect)}`
+  return `read as ${routeName(dialect)} reads it — nothing in the capture names the provider (no request URL, no Anthropic or Google error body, no anthropic-* header), so that route is assumed`
+}
+
+/** For an assumed DeepSeek route, what the other common route would have made of the same response. */
+function otherRoute(dialect: SseDialect, head: HttpHead, body: string, url: string | undefined): string {
+  if (dialect !== 'openai-sse' || httpErrorRoute(head.headers, body, url).evidence !== null) return ''
+  const finish = piAiHttpFinish(head.status, body)
+  if (finish.kind !== 'error') return ''
+  return `; through ${routeName('anthropic-sse')} the same response ends as ${finish.failure.code} ("${finish.failure.message.replace(/\s+/g, ' ').slice(0, 120)}")`
 }
 
 function withStatus(

@@ -1,4 +1,5 @@
 import { sniffForeignFormat } from './foreign'
+import { httpErrorRoute } from './httpRoute'
 import { readHttpHead } from './sseEvents'
 import type { SseDialect } from './readSse'
 
@@ -15,11 +16,14 @@ const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
   'message_stop',
   'ping',
 ])
-const FIELD = /^(data|event|id|retry):/
+// A field name alone on its line (`data`, no colon) is that field with an empty value (the SSE spec; both SSE
+// readers, eventsource-parser and pi-ai's, read it so): a bare `data` is an event whose data is ''.
+const FIELD = /^(data|event|id|retry)(?::|$)/
 
 /**
  * Which SSE dialect a text holds, from its first lines only; null when it is no SSE body. Accepts an HTTP head
- * first (`curl -i`); a head with status ≥ 400 counts as a (failed) stream. Anthropic when an `event:` name or a
+ * first (`curl -i`); a head with status ≥ 400 counts as a (failed) stream of the route the capture names
+ * (`httpErrorRoute`). Anthropic when an `event:` name or a
  * data payload's `type` is one of the Messages stream's events (an `error` only with Anthropic's nested `error`
  * object: the Responses API has a flat one), else OpenAI-compatible. Comments do not count toward the lines looked
  * at, so a body that opens with keep-alives is still recognised. A stream in a format Chunkscope does not read
@@ -32,13 +36,7 @@ export function sniffSseDialect(text: string): SseDialect | null {
   let from = 0
   if (head !== null) {
     from = head.bodyStart
-    const type = head.headers['content-type'] ?? ''
-    if (head.status >= 400)
-      return /"type"\s*:\s*"error"\s*,\s*"error"\s*:\s*\{/.test(text.slice(from, from + 4096))
-        ? 'anthropic-sse'
-        : 'openai-sse'
-    if (!type.includes('event-stream') && !text.startsWith('data:', from) && !text.startsWith('event:', from))
-      return null
+    if (head.status >= 400) return httpErrorRoute(head.headers, text.slice(from, from + 4096)).dialect
   }
   let seen = 0
   let data = 0
@@ -71,7 +69,7 @@ export function sniffSseDialect(text: string): SseDialect | null {
     }
     if (content.startsWith('event:')) {
       if (ANTHROPIC_EVENTS.has(content.slice(6).trim())) anthropic = true
-    } else if (content.startsWith('data:')) {
+    } else if (content.startsWith('data')) {
       data += 1
       const payload = content.slice(5)
       if (
@@ -84,4 +82,33 @@ export function sniffSseDialect(text: string): SseDialect | null {
   }
   if (data === 0 && !anthropic) return null
   return anthropic ? 'anthropic-sse' : 'openai-sse'
+}
+
+/**
+ * How many comment lines an SSE body holds when it holds nothing else (blank lines aside; after an HTTP head, if
+ * any), with the first; null when it holds anything else or no comment. Such a body has no event to tell a dialect
+ * by (docs/protocol.md §9, "Framing").
+ *
+ * @example
+ * sseCommentsOnly(': ping\n\n: keep-alive\n\n') // { count: 2, first: ': ping', line: 1 }
+ */
+export function sseCommentsOnly(text: string): { count: number; first: string; line: number } | null {
+  const head = readHttpHead(text.slice(0, PEEK_CHARS))
+  const lines = text
+    .slice(head?.bodyStart ?? 0)
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n?|\n/)
+  let count = 0
+  let first = ''
+  let line = 0
+  for (const [index, content] of lines.entries()) {
+    if (content.trim() === '') continue
+    if (!content.startsWith(':')) return null
+    if (count === 0) {
+      first = content
+      line = index + (head?.bodyLine ?? 1)
+    }
+    count += 1
+  }
+  return count === 0 ? null : { count, first, line }
 }
