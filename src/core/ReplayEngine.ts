@@ -49,7 +49,7 @@ export type ReplayOptions = {
    * window's last chunk; the whole stream's findings outside the window and its end state are taken as given, so
    * the findings and the result equal the whole stream's.
    */
-  readonly outside?: Pick<AttemptWindow, 'findings' | 'endFrom' | 'end'>
+  readonly outside?: Pick<AttemptWindow, 'findings' | 'endFrom' | 'end' | 'startChecks'>
 }
 
 const DEFAULT_CHECKPOINT_EVERY = 256
@@ -263,7 +263,9 @@ export class ReplayBuilder {
     if (initial !== undefined) {
       this.pass.assembler.importState(initial)
       seedLives(this.lives, this.pass.assembler)
-      seedChecker(this.pass, this.chunks.at(0)?.seq ?? 0)
+      const carried = options.outside?.startChecks
+      if (carried !== undefined) this.pass.checker.importState(carried)
+      else seedChecker(this.pass, this.chunks.at(0)?.seq ?? 0)
     }
     this.checkpoints = [{ pos: 0, snapshot: this.pass.assembler.snapshot() }]
   }
@@ -326,7 +328,8 @@ function seedLives(lives: Map<number, MutableLife>, assembler: BlockAssembler): 
 }
 
 /**
- * Brings the checker to the initial state by showing it the chunks that would have built it (a start per block, an
+ * For a window link made before the checks' memory travelled (docs/protocol.md §14): brings the checker to the
+ * initial state by showing it the chunks that would have built it (a start per block, an
  * empty delta when the deltas built something, an end when frozen, usage, finish); what it reports meanwhile is
  * dropped: those findings belong to chunks before the window.
  */
