@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { compareRecorded } from '../../core/session'
 import { loadSource } from '../load'
 import { readCorpus } from '../../test/corpus'
 import { buildSharePayload, openSharePayload } from './payload'
@@ -62,5 +64,22 @@ describe('the attempt context a link carries', () => {
       content: [{ type: 'text', text: 'a' }],
       citation: { missing: [], foreign: [], uncited: [] },
     })
+  })
+})
+
+describe('a bare stream with a recorded message', () => {
+  it('an AI SDK devtools generation shared alone keeps its recorded message and the comparison', () => {
+    const file = new URL('../fixtures/wire/devtools-generations.json', import.meta.url)
+    const source = loadSource(readFileSync(file, 'utf8'), 'devtools-generations.json')
+    const attempt = source.sessions[0]!.streams.find((stream) => stream.recorded !== null)!
+    expect(attempt.kind).toBe('stream')
+    for (const scope of [{ scope: 'stream' as const }, { window: { from: 0, to: 1 } }]) {
+      const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k: 0 }, scope)
+      const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
+      if ('error' in opened) throw new Error(opened.error)
+      const shared = opened.source.sessions[0]!.streams[0]!
+      expect(shared.recorded?.content).toEqual(attempt.recorded!.content)
+      expect(compareRecorded(shared)?.match).toBe(compareRecorded(attempt)?.match)
+    }
   })
 })

@@ -153,8 +153,12 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   }
   const chunks = redact !== undefined ? redactChunks(attempt.chunks, redact) : attempt.chunks
   const stream = isLog || streamKey !== 'stream' ? streamKey : null
+  // A bare stream with a recorded message (an AI SDK devtools generation, §9) carries it too: `recorded-mismatch`
+  // and the comparison are the sender's view (docs/protocol.md §5, §14).
   const context = {
-    ...(attempt.kind !== 'stream' ? { attempt: shareAttemptOf(attempt, redact) } : {}),
+    ...(attempt.kind !== 'stream' || attempt.recorded !== null
+      ? { attempt: shareAttemptOf(attempt, redact) }
+      : {}),
     ...carried(attemptDiagnostics(source, sessionIndex, attempt)),
   }
   if (options.window === undefined) {
