@@ -12,7 +12,7 @@ import {
 } from '../../core/session'
 import { isRecord } from '../json'
 import type { Diagnostic, LoadedSource } from '../types'
-import { redactBlock, type RedactionOptions } from './redact'
+import { redactChunks, redactRecordedContent, type RedactionOptions } from './redact'
 
 /**
  * What a link that carries one attempt's chunks (not the whole log) must also carry so the opener sees what the
@@ -74,9 +74,16 @@ export function shareAttemptOf(attempt: Attempt, redact: RedactionOptions | unde
                   content:
                     redact === undefined
                       ? recorded.content
-                      : recorded.content.map(
-                          (block) => redactBlock(block as Record<string, unknown>, redact) as ContentBlock,
-                        ),
+                      : (redactRecordedContent(
+                          recorded.content,
+                          {
+                            assembled: compareRecorded(attempt)?.assembled ?? null,
+                            masked:
+                              compareRecorded({ ...attempt, chunks: redactChunks(attempt.chunks, redact) })
+                                ?.assembled ?? null,
+                          },
+                          redact,
+                        ) as ContentBlock[]),
                 }),
             shape: recorded.shape,
             citation: recorded.citation,
