@@ -83,3 +83,23 @@ describe('a bare stream with a recorded message', () => {
     }
   })
 })
+
+describe('the diagnostics a link carries', () => {
+  it('a chunk the sender’s reader warned about is not warned about again in other words', () => {
+    const lines = [
+      { type: 'text-delta', index: 0, text: [1] },
+      { type: 'finish', reason: { kind: 'stop' } },
+    ]
+    const source = loadSource(lines.map((line) => JSON.stringify(line)).join('\n') + '\n', 'odd.ndjson')
+    const attempt = source.sessions[0]!.streams[0]!
+    expect(source.diagnostics.map((d) => d.message)).toEqual([
+      'line 1: text-delta has no string "text" (got array)',
+    ])
+    for (const scope of [{ scope: 'stream' as const }, { window: { from: 1, to: 2 } }]) {
+      const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k: 1 }, scope)
+      const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
+      if ('error' in opened) throw new Error(opened.error)
+      expect(opened.source.diagnostics).toEqual(source.diagnostics)
+    }
+  })
+})
