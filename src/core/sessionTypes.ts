@@ -129,6 +129,11 @@ export type AttemptWindow = {
   readonly divergence?: FirstDivergence | null
   /** The checks' memory at `from` (docs/protocol.md §14); absent in links made before it travelled. */
   readonly startChecks?: CheckerState
+  /**
+   * The chunk whose push threw (§3), when it lies outside the window: its position counted from `from` and its seq,
+   * so the opener names the chunk the sender's view names. Absent in links made before it travelled.
+   */
+  readonly thrown?: { readonly pos: number; readonly seq: number }
 }
 
 /**

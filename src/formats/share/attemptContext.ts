@@ -45,6 +45,8 @@ export type ShareWindowEnd = {
   readonly end: AssemblerState
   /** The checks' memory at the window's start (docs/protocol.md §14); absent in older links. */
   readonly startChecks?: CheckerState
+  /** The chunk whose push threw, outside the window (position from the window's start, seq). */
+  readonly thrown?: { readonly pos: number; readonly seq: number }
   readonly findings: readonly Finding[]
   readonly endFrom: number
   readonly lastSeq: number
@@ -126,9 +128,16 @@ export function windowEndOf(
           interrupted: recorded.interrupted,
           missing: recorded.citation.missing,
         })
+  // The chunk whose push threw, when the window does not hold it: the end state says only that one did.
+  const failure = pass.assembler.failure
+  const thrown =
+    failure !== undefined && failure.pos >= 0 && (failure.pos < from || failure.pos >= to)
+      ? { pos: failure.pos - from, seq: chunks[failure.pos]!.seq }
+      : undefined
   return {
     end: pass.assembler.exportState(),
     startChecks,
+    ...(thrown !== undefined ? { thrown } : {}),
     findings,
     endFrom,
     lastSeq: chunks.at(-1)?.seq ?? 0,
@@ -216,7 +225,13 @@ export function readWindowEnd(
     })
   }
   const startChecks = readCheckerState(value['startChecks'])
+  const thrown = value['thrown']
+  const thrownRead =
+    isRecord(thrown) && Number.isSafeInteger(thrown['pos']) && Number.isSafeInteger(thrown['seq'])
+      ? { pos: thrown['pos'] as number, seq: thrown['seq'] as number }
+      : null
   return {
+    ...(thrownRead !== null ? { thrown: thrownRead } : {}),
     from,
     total,
     start,

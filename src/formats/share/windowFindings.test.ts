@@ -78,3 +78,44 @@ describe('a window link keeps every finding of the whole stream', () => {
     )
   })
 })
+
+describe('a window link names the chunk whose push threw', () => {
+  const openWindow = (chunks: readonly AnyChunk[], from: number, to: number) => {
+    const session = buildStreamSession(sourced(chunks))
+    const source: LoadedSource = { format: 'chunk-json', diagnostics: [], sessions: [session] }
+    const attempt = session.streams[0]!
+    const payload = buildSharePayload(
+      { source, attempt, streamKey: attempt.id, k: to },
+      { window: { from, to } },
+    )
+    const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
+    if ('error' in opened) throw new Error(opened.error)
+    const shared = opened.source.sessions[0]!.streams[0]!
+    return new ReplayEngine(shared.chunks, {
+      ...(opened.initialState !== null ? { initialState: opened.initialState } : {}),
+      ...(shared.window !== undefined ? { outside: shared.window } : {}),
+    })
+  }
+  // An unknown chunk type makes the harness's push throw (docs/protocol.md §3).
+  const chunks: AnyChunk[] = [
+    td(0, 'a'),
+    td(0, 'b'),
+    { type: 'video-delta', index: 0 },
+    td(0, 'c'),
+    td(0, 'd'),
+  ]
+  const whole = new ReplayEngine(sourced(chunks))
+
+  it('after the window: at the end', () => {
+    const windowed = openWindow(chunks, 0, 1)
+    expect(windowed.result.errorPos).toBe(whole.result.errorPos)
+    expect(windowed.seqAt(windowed.result.errorPos!)).toBe(whole.seqAt(whole.result.errorPos!))
+  })
+
+  it('before the window: at every cursor and at the end', () => {
+    const windowed = openWindow(chunks, 4, 5)
+    expect(windowed.result.errorPos! + 4).toBe(whole.result.errorPos)
+    expect(windowed.seek(1).errorPos! + 4).toBe(whole.seek(5).errorPos)
+    expect(windowed.seqAt(windowed.result.errorPos!)).toBe(whole.seqAt(whole.result.errorPos!))
+  })
+})
