@@ -167,9 +167,9 @@ export function applyShareAttempt(attempt: Attempt, value: unknown): void {
   if (!isRecord(recorded) || !Number.isSafeInteger(recorded['seq'])) return
   const matches = recorded['matches'] === true
   if (!matches && !Array.isArray(recorded['content'])) return
-  const content = ((matches ? [] : recorded['content']) as unknown[]).filter(
-    (block): block is ContentBlock => isRecord(block) && typeof block['type'] === 'string',
-  )
+  // Every block as the log recorded it, odd ones too (a `5`, a block without a type): the sender's reader keeps
+  // them, so the comparison and its first divergence (docs/protocol.md §6) read them on both sides.
+  const content = (matches ? [] : recorded['content']) as ContentBlock[]
   const seqs = (v: unknown): number[] =>
     Array.isArray(v) ? v.filter((n): n is number => Number.isSafeInteger(n)) : []
   const citation = isRecord(recorded['citation']) ? recorded['citation'] : {}
