@@ -326,35 +326,41 @@ describe('redaction keeps every finding', () => {
 })
 
 describe('a redacted recorded message compares as the original did', () => {
-  it('a record that differs from the chunks in letters alone keeps its mismatch and where it begins', () => {
-    const lines = [
-      { type: 'session', version: 0, id: 's', createdAt: 0, cwd: '/' },
-      { type: 'turn/start', seq: 1, time: 1, data: { turn: 1 } },
-      { type: 'step/start', seq: 2, time: 2, data: { turn: 1, step: 1 } },
-      ...[bs(0, 'text'), td(0, 'hello '), td(0, 'world'), be(0, text('hello world'))].map((chunk, i) => ({
-        type: 'assistant/chunk',
-        seq: 3 + i,
-        time: 3 + i,
-        data: { turn: 1, step: 1, chunk },
-      })),
-      {
-        type: 'assistant/message',
-        seq: 7,
-        time: 7,
-        data: { turn: 1, step: 1, message: { role: 'assistant', content: [text('hello wordl')] } },
-        sourceEventSeqs: [3, 4, 5, 6],
-      },
-    ]
-    const source = loadSource(lines.map((line) => JSON.stringify(line)).join('\n') + '\n', 'log.jsonl')
-    const attempt = source.sessions[0]!.streams[0]!
-    const input = { source, attempt, streamKey: attempt.id, k: 4 }
-    for (const scope of [{ scope: 'session' as const }, { scope: 'stream' as const }]) {
-      const payload = buildSharePayload(input, { ...scope, redact: FULL_REDACTION })
-      const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
-      if ('error' in opened) throw new Error(opened.error)
-      const shared = opened.source.sessions[0]!.streams.find((a) => a.id === attempt.id)!
-      expect(compareRecorded(shared)?.match, scope.scope).toBe(false)
-      expect(attemptDivergence(shared), scope.scope).toEqual(attemptDivergence(attempt))
-    }
-  })
+  it.each([
+    ['in letters alone', ['hello ', 'world'], 'hello world', 'hello wordl'],
+    ['after a block-end that differs from its deltas', ['a', 'b'], 'aX', 'aXZ'],
+  ])(
+    'a record that differs from the chunks %s keeps its mismatch and where it begins',
+    (_label, deltas, end, recorded) => {
+      const lines = [
+        { type: 'session', version: 0, id: 's', createdAt: 0, cwd: '/' },
+        { type: 'turn/start', seq: 1, time: 1, data: { turn: 1 } },
+        { type: 'step/start', seq: 2, time: 2, data: { turn: 1, step: 1 } },
+        ...[bs(0, 'text'), ...deltas.map((delta) => td(0, delta)), be(0, text(end))].map((chunk, i) => ({
+          type: 'assistant/chunk',
+          seq: 3 + i,
+          time: 3 + i,
+          data: { turn: 1, step: 1, chunk },
+        })),
+        {
+          type: 'assistant/message',
+          seq: 7,
+          time: 7,
+          data: { turn: 1, step: 1, message: { role: 'assistant', content: [text(recorded)] } },
+          sourceEventSeqs: [3, 4, 5, 6],
+        },
+      ]
+      const source = loadSource(lines.map((line) => JSON.stringify(line)).join('\n') + '\n', 'log.jsonl')
+      const attempt = source.sessions[0]!.streams[0]!
+      const input = { source, attempt, streamKey: attempt.id, k: 4 }
+      for (const scope of [{ scope: 'session' as const }, { scope: 'stream' as const }]) {
+        const payload = buildSharePayload(input, { ...scope, redact: FULL_REDACTION })
+        const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
+        if ('error' in opened) throw new Error(opened.error)
+        const shared = opened.source.sessions[0]!.streams.find((a) => a.id === attempt.id)!
+        expect(compareRecorded(shared)?.match, scope.scope).toBe(false)
+        expect(attemptDivergence(shared), scope.scope).toEqual(attemptDivergence(attempt))
+      }
+    },
+  )
 })
