@@ -184,7 +184,13 @@ function keepEndDifferences(
         typeof redactedBlock[key] === 'string' &&
         !(field === 'toolCallArguments' && sameJson(value, built[field]))
       ) {
-        const kept = maskAgainst(value, built[field], redactedBlock[key] as string, maskedBuilt[field])
+        const kept = maskAgainst(
+          value,
+          built[field],
+          redactedBlock[key] as string,
+          maskedBuilt[field],
+          field === 'toolCallArguments',
+        )
         if (kept !== redactedBlock[key]) {
           redacted[position] = {
             seq: sourced.seq,
@@ -210,6 +216,7 @@ export function maskAgainst(
   reference: string,
   masked: string,
   maskedReference: string,
+  json: boolean,
 ): string {
   if (value === reference) return maskedReference
   // Per position, not only when the whole masks agree: where a recorded text stops following the deltas is its
@@ -221,7 +228,8 @@ export function maskAgainst(
     if (value[i] !== reference[i]) out += c === r ? (NEXT[c] ?? c) : c
     // Where they agree, the reference's own mark (a `y` it got against the deltas) too: a record equal to a
     // block-end up to here stays equal to the redacted block-end up to here.
-    else out += r !== undefined && sameClass(c, r) ? r : c
+    // (Text takes it whatever it is: a delta whose `text` is `{}` builds an unmasked `[object Object]`, §3.)
+    else out += r !== undefined && (!json || sameClass(c, r)) ? r : c
   }
   return out
 }
@@ -446,7 +454,10 @@ export function redactRecordedContent(
       (key === 'arguments' && sameJson(value, reference_))
     )
       return redacted
-    return { ...redacted, [key]: maskAgainst(value, reference_, maskedValue, maskedReference) }
+    return {
+      ...redacted,
+      [key]: maskAgainst(value, reference_, maskedValue, maskedReference, key === 'arguments'),
+    }
   })
 }
 
