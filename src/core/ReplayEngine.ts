@@ -49,7 +49,7 @@ export type ReplayOptions = {
    * window's last chunk; the whole stream's findings outside the window and its end state are taken as given, so
    * the findings and the result equal the whole stream's.
    */
-  readonly outside?: Pick<AttemptWindow, 'findings' | 'endFrom' | 'end'>
+  readonly outside?: Pick<AttemptWindow, 'findings' | 'endFrom' | 'end' | 'startChecks' | 'thrown'>
 }
 
 const DEFAULT_CHECKPOINT_EVERY = 256
@@ -85,6 +85,8 @@ export class ReplayEngine {
   readonly streaming: boolean
   /** Pushes done by seeks so far (tests count work with it). */
   pushes = 0
+  /** A window's carried chunk whose push threw, outside the window ({@link seqAt}). */
+  private readonly thrown: AttemptWindow['thrown']
 
   private readonly lifeOf = new Map<number, BlockLife>()
   private readonly checkpoints: readonly Checkpoint[]
@@ -135,7 +137,15 @@ export class ReplayEngine {
       outside === undefined || pass.assembler.failure !== undefined
         ? pass.assembler
         : BlockAssembler.fromState(outside.end)
-    this.result = { ...readAssembler(end), ignored: pass.ignored, findings: this.findings }
+    const read = readAssembler(end)
+    this.thrown = outside?.thrown
+    this.result = {
+      ...read,
+      // -1: the carried state or end says only that a push outside the window threw; `thrown` says which.
+      ...(this.thrown !== undefined && read.errorPos === -1 ? { errorPos: this.thrown.pos } : {}),
+      ignored: pass.ignored,
+      findings: this.findings,
+    }
     this.final = pass.assembler
     this.streaming = builder.streaming
     this.live = { k: 0, assembler: this.start(), lastEffect: null }
@@ -206,11 +216,23 @@ export class ReplayEngine {
     return this.checkpoints[Math.max(0, at)]!
   }
 
+  /**
+   * The seq of the chunk at `pos`, also for the one a window's carried end names as the chunk whose push threw
+   * (`errorPos` outside the window, {@link AttemptWindow.thrown}).
+   */
+  seqAt(pos: number): number | undefined {
+    return this.chunks.at(pos)?.seq ?? (pos === this.thrown?.pos ? this.thrown.seq : undefined)
+  }
+
   private frame(k: number, assembler: BlockAssembler, lastEffect: Effect | null): ReplayFrame {
     const findingCount =
       k === this.total ? this.findings.length : upperBound(this.findings, this.perChunkFindings, k)
+    const read = this.reads.read(assembler)
+    // A push before the window threw: the carried state says only that (-1); the carried end says which chunk.
+    const thrownBefore = read.errorPos === -1 && this.thrown !== undefined
     return {
-      ...this.reads.read(assembler),
+      ...read,
+      ...(thrownBefore ? { errorPos: this.thrown!.pos } : {}),
       k,
       total: this.total,
       last:
@@ -263,7 +285,9 @@ export class ReplayBuilder {
     if (initial !== undefined) {
       this.pass.assembler.importState(initial)
       seedLives(this.lives, this.pass.assembler)
-      seedChecker(this.pass, this.chunks.at(0)?.seq ?? 0)
+      const carried = options.outside?.startChecks
+      if (carried !== undefined) this.pass.checker.importState(carried)
+      else seedChecker(this.pass, this.chunks.at(0)?.seq ?? 0)
     }
     this.checkpoints = [{ pos: 0, snapshot: this.pass.assembler.snapshot() }]
   }
@@ -326,7 +350,8 @@ function seedLives(lives: Map<number, MutableLife>, assembler: BlockAssembler): 
 }
 
 /**
- * Brings the checker to the initial state by showing it the chunks that would have built it (a start per block, an
+ * For a window link made before the checks' memory travelled (docs/protocol.md §14): brings the checker to the
+ * initial state by showing it the chunks that would have built it (a start per block, an
  * empty delta when the deltas built something, an end when frozen, usage, finish); what it reports meanwhile is
  * dropped: those findings belong to chunks before the window.
  */

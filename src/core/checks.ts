@@ -58,6 +58,16 @@ export type Finding = {
   readonly pos: number
 }
 
+/** {@link StreamChecker.exportState}: indexes as the chunks gave them (any JSON value), the rest counts. */
+export type CheckerState = {
+  readonly seen: readonly number[]
+  readonly open: readonly number[]
+  readonly started: readonly number[]
+  readonly withDeltas: readonly number[]
+  readonly usageCount: number
+  readonly finishSeen: boolean
+}
+
 /** No chunk's index (a chunk may lack one: `undefined` must not look seen). */
 const NO_INDEX = Symbol('no index')
 
@@ -104,6 +114,40 @@ export class StreamChecker {
   private add(rule: RuleId, message: string, params: FindingParams = {}): void {
     const { lastSeq: seq, lastPos: pos } = this
     this.findings.push({ rule, severity: RULES[rule], seq, message, params, pos })
+  }
+
+  /**
+   * What the checks remember of the chunks so far, as plain JSON: a window link carries it beside the assembler's
+   * state (docs/protocol.md §14), since the assembler alone does not say which open blocks a block-start opened
+   * (rule `finish-open-blocks`), which took only empty deltas (`end-content-mismatch`), how many usage chunks came
+   * (`usage-duplicate`), or that a falsy `block` left a block open (`blocks-overlap`).
+   */
+  exportState(): CheckerState {
+    return {
+      seen: [...this.seen],
+      open: [...this.open],
+      started: [...this.started],
+      withDeltas: [...this.withDeltas],
+      usageCount: this.usageCount,
+      finishSeen: this.finishSeen,
+    }
+  }
+
+  /** Continues from an exported state (its findings are not repeated: they belong to the chunks before). */
+  importState(state: CheckerState): void {
+    for (const [target, items] of [
+      [this.seen, state.seen],
+      [this.open, state.open],
+      [this.started, state.started],
+      [this.withDeltas, state.withDeltas],
+    ] as const) {
+      target.clear()
+      for (const item of items) target.add(item)
+    }
+    this.usageCount = state.usageCount
+    this.finishSeen = state.finishSeen
+    this.lastIndex = NO_INDEX
+    this.deltaSeen = false
   }
 
   observe(chunk: AnyChunk, effect: Effect, assembler: BlockAssembler, pos: number, seq: number): void {

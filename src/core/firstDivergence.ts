@@ -1,5 +1,6 @@
 import { BlockAssembler, assembleOpen, type PartialBlock } from './BlockAssembler'
 import { jsonEqual } from './jsonEqual'
+import { isRecord } from './base/isRecord'
 import type { ContentBlock, SourcedChunk } from './protocol'
 import type { Attempt } from './session'
 
@@ -188,7 +189,7 @@ function closeCause(
   closedAt: number,
   record: ContentBlock,
 ): DivergenceCause | null {
-  const block = frozen.block!
+  const block: unknown = frozen.block
   let streamed: ContentBlock | null = null
   try {
     // What the deltas alone built: an open partial assembles by blockType (§3), ignoring the block.
@@ -197,18 +198,26 @@ function closeCause(
     streamed = null
   }
   if (streamed !== null && jsonEqual(streamed, record)) return { kind: 'first-close-differs' }
-  let text = 'text' in block && typeof block.text === 'string' ? block.text : null
+  // A block-end's `block` may be any truthy JSON value (`5`, docs/protocol.md §3), a record block too.
+  const blockText = isRecord(block) ? block['text'] : undefined
+  let text = typeof blockText === 'string' ? blockText : null
   for (let later = closedAt + 1; later < chunks.length; later++) {
     const next = chunks[later]!.chunk
     if (!('index' in next) || next.index !== blockIndex) continue
     if (next.type === 'block-end' && jsonEqual(next.block, record)) return { kind: 'first-close-differs' }
     if ((next.type === 'text-delta' || next.type === 'reasoning-delta') && text !== null) {
       text += next.text
-      if ('text' in record && record.text === text)
+      if (isRecord(record) && (record as Record<string, unknown>)['text'] === text)
         return { kind: 'straggler', seq: firstStraggler(chunks, blockIndex, closedAt) }
     }
   }
-  if (block.type === 'tool-call' && record.type === 'tool-call' && sameJson(block, record))
+  if (
+    isRecord(block) &&
+    block['type'] === 'tool-call' &&
+    isRecord(record) &&
+    record.type === 'tool-call' &&
+    sameJson(block as ContentBlock, record)
+  )
     return { kind: 're-serialised-block-end' }
   return null
 }

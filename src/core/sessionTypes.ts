@@ -1,5 +1,5 @@
 import type { AssemblerState } from './BlockAssembler'
-import type { Finding } from './checks'
+import type { CheckerState, Finding } from './checks'
 import type { FirstDivergence } from './firstDivergence'
 import type { ContentBlock, SourcedChunk } from './protocol'
 
@@ -127,6 +127,13 @@ export type AttemptWindow = {
   readonly lastSeq: number
   /** The whole stream's first divergence from its recorded message, `pos` counted from the window's first chunk. */
   readonly divergence?: FirstDivergence | null
+  /** The checks' memory at `from` (docs/protocol.md §14); absent in links made before it travelled. */
+  readonly startChecks?: CheckerState
+  /**
+   * The chunk whose push threw (§3), when it lies outside the window: its position counted from `from` and its seq,
+   * so the opener names the chunk the sender's view names. Absent in links made before it travelled.
+   */
+  readonly thrown?: { readonly pos: number; readonly seq: number }
 }
 
 /**

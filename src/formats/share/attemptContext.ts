@@ -1,6 +1,6 @@
 import { BlockAssembler, type AssemblerState } from '../../core/BlockAssembler'
 import { AssemblyPass } from '../../core/analyzeStream'
-import { RULES, type Finding, type RuleId } from '../../core/checks'
+import { RULES, type CheckerState, type Finding, type FindingParams, type RuleId } from '../../core/checks'
 import { firstDivergence, type DivergenceCause, type FirstDivergence } from '../../core/firstDivergence'
 import type { ContentBlock, SourcedChunk } from '../../core/protocol'
 import {
@@ -12,7 +12,7 @@ import {
 } from '../../core/session'
 import { isRecord } from '../json'
 import type { Diagnostic, LoadedSource } from '../types'
-import { redactBlock, type RedactionOptions } from './redact'
+import { redactChunks, redactRecordedContent, type RedactionOptions } from './redact'
 
 /**
  * What a link that carries one attempt's chunks (not the whole log) must also carry so the opener sees what the
@@ -43,6 +43,10 @@ export type ShareRecorded = {
 /** The carried part of a window: see {@link AttemptWindow}. */
 export type ShareWindowEnd = {
   readonly end: AssemblerState
+  /** The checks' memory at the window's start (docs/protocol.md §14); absent in older links. */
+  readonly startChecks?: CheckerState
+  /** The chunk whose push threw, outside the window (position from the window's start, seq). */
+  readonly thrown?: { readonly pos: number; readonly seq: number }
   readonly findings: readonly Finding[]
   readonly endFrom: number
   readonly lastSeq: number
@@ -72,9 +76,16 @@ export function shareAttemptOf(attempt: Attempt, redact: RedactionOptions | unde
                   content:
                     redact === undefined
                       ? recorded.content
-                      : recorded.content.map(
-                          (block) => redactBlock(block as Record<string, unknown>, redact) as ContentBlock,
-                        ),
+                      : (redactRecordedContent(
+                          recorded.content,
+                          {
+                            assembled: compareRecorded(attempt)?.assembled ?? null,
+                            masked:
+                              compareRecorded({ ...attempt, chunks: redactChunks(attempt.chunks, redact) })
+                                ?.assembled ?? null,
+                          },
+                          redact,
+                        ) as ContentBlock[]),
                 }),
             shape: recorded.shape,
             citation: recorded.citation,
@@ -94,6 +105,9 @@ export function windowEndOf(
   recorded?: ShareRecorded,
 ): ShareWindowEnd {
   const pass = new AssemblyPass(chunks)
+  pass.advance(from)
+  // What the checks remember at the window's start: without it the opener's would guess from the assembler alone.
+  const startChecks = pass.checker.exportState()
   pass.advance()
   const all = pass.checker.findings
   const endAt = pass.checker.endFindingsFrom < 0 ? all.length : pass.checker.endFindingsFrom
@@ -114,8 +128,16 @@ export function windowEndOf(
           interrupted: recorded.interrupted,
           missing: recorded.citation.missing,
         })
+  // The chunk whose push threw, when the window does not hold it: the end state says only that one did.
+  const failure = pass.assembler.failure
+  const thrown =
+    failure !== undefined && failure.pos >= 0 && (failure.pos < from || failure.pos >= to)
+      ? { pos: failure.pos - from, seq: chunks[failure.pos]!.seq }
+      : undefined
   return {
     end: pass.assembler.exportState(),
+    startChecks,
+    ...(thrown !== undefined ? { thrown } : {}),
     findings,
     endFrom,
     lastSeq: chunks.at(-1)?.seq ?? 0,
@@ -124,10 +146,11 @@ export function windowEndOf(
 }
 
 /**
- * A finding as a link carries it: positions counted from `from`, and its message without the values the browser
- * translates it from (the link format predates them; the opener shows the English message).
+ * A finding as a link carries it: positions counted from `from`, with its message and the values the browser
+ * translates it from (`params`, docs/protocol.md §5), so the opener reads it in the sender's words and in their own
+ * language alike. Links made before `params` travelled carry the message alone.
  */
-function carried({ params: _params, ...finding }: Finding, from: number): Finding {
+function carried(finding: Finding, from: number): Finding {
   return { ...finding, pos: finding.pos - from }
 }
 
@@ -144,9 +167,9 @@ export function applyShareAttempt(attempt: Attempt, value: unknown): void {
   if (!isRecord(recorded) || !Number.isSafeInteger(recorded['seq'])) return
   const matches = recorded['matches'] === true
   if (!matches && !Array.isArray(recorded['content'])) return
-  const content = ((matches ? [] : recorded['content']) as unknown[]).filter(
-    (block): block is ContentBlock => isRecord(block) && typeof block['type'] === 'string',
-  )
+  // Every block as the log recorded it, odd ones too (a `5`, a block without a type): the sender's reader keeps
+  // them, so the comparison and its first divergence (docs/protocol.md §6) read them on both sides.
+  const content = (matches ? [] : recorded['content']) as ContentBlock[]
   const seqs = (v: unknown): number[] =>
     Array.isArray(v) ? v.filter((n): n is number => Number.isSafeInteger(n)) : []
   const citation = isRecord(recorded['citation']) ? recorded['citation'] : {}
@@ -191,17 +214,64 @@ export function readWindowEnd(
     if (typeof rule !== 'string' || !(rule in RULES) || typeof message !== 'string') return null
     if (!Number.isSafeInteger(seq) || !Number.isSafeInteger(pos)) return null
     const id = rule as RuleId
-    read.push({ rule: id, severity: RULES[id], seq: seq as number, pos: pos as number, message })
+    const params = readParams(item['params'])
+    read.push({
+      rule: id,
+      severity: RULES[id],
+      seq: seq as number,
+      pos: pos as number,
+      message,
+      ...(params !== null ? { params } : {}),
+    })
   }
+  const startChecks = readCheckerState(value['startChecks'])
+  const thrown = value['thrown']
+  const thrownRead =
+    isRecord(thrown) && Number.isSafeInteger(thrown['pos']) && Number.isSafeInteger(thrown['seq'])
+      ? { pos: thrown['pos'] as number, seq: thrown['seq'] as number }
+      : null
   return {
+    ...(thrownRead !== null ? { thrown: thrownRead } : {}),
     from,
     total,
     start,
     end,
+    ...(startChecks !== null ? { startChecks } : {}),
     divergence: readDivergence(value['divergence']),
     findings: read,
     endFrom: Math.max(0, Math.min(read.length, endFrom as number)),
     lastSeq: Number.isSafeInteger(lastSeq) ? (lastSeq as number) : 0,
+  }
+}
+
+/**
+ * A carried finding's `params`: an object of strings and finite numbers, or null (absent in older links, or
+ * malformed: the opener then shows the carried English message, as it did before params travelled).
+ */
+function readParams(value: unknown): FindingParams | null {
+  if (!isRecord(value)) return null
+  const out: Record<string, string | number> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item !== 'string' && !(typeof item === 'number' && Number.isFinite(item))) return null
+    Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+/** Carried checks' memory: arrays of indexes (any JSON value, as the chunks gave them) and counts; else null. */
+function readCheckerState(value: unknown): CheckerState | null {
+  if (!isRecord(value)) return null
+  const { seen, open, started, withDeltas, usageCount, finishSeen } = value
+  if (![seen, open, started, withDeltas].every(Array.isArray)) return null
+  if (!Number.isSafeInteger(usageCount) || (usageCount as number) < 0 || typeof finishSeen !== 'boolean')
+    return null
+  return {
+    seen: seen as number[],
+    open: open as number[],
+    started: started as number[],
+    withDeltas: withDeltas as number[],
+    usageCount: usageCount as number,
+    finishSeen,
   }
 }
 

@@ -46,28 +46,29 @@ export function expandState(value: unknown, builtValue: unknown): AssemblerState
   return { ...checked, partials }
 }
 
-/** An AssemblerState from untrusted JSON, or null when its shape is wrong. */
+/**
+ * An AssemblerState from untrusted JSON, or null when its shape is wrong. The assembler keeps what the chunks said
+ * (docs/protocol.md §3): an index, a tool call's id and name and a block-end's `block` may be any JSON value (an
+ * index `"0"` or `null`, an id `0`, a block `5`), and a window cut after such a chunk carries them as they are. Only
+ * the texts the assembler builds by concatenation are always strings.
+ */
 export function readState(value: unknown): AssemblerState | null {
   if (!isRecord(value) || !Array.isArray(value['partials'])) return null
   const partials: [number, PartialBlock][] = []
   for (const entry of value['partials'] as unknown[]) {
     if (!Array.isArray(entry) || entry.length !== 2) return null
     const [index, partial] = entry as [unknown, unknown]
-    if (typeof index !== 'number' || !isRecord(partial)) return null
+    if (index === undefined || !isRecord(partial)) return null
     const { blockType, text, toolCallId, toolCallName, toolCallArguments, block } = partial
-    if (typeof blockType !== 'string' || typeof text !== 'string' || typeof toolCallArguments !== 'string')
-      return null
-    if (toolCallId !== undefined && typeof toolCallId !== 'string') return null
-    if (toolCallName !== undefined && typeof toolCallName !== 'string') return null
-    if (block !== undefined && (!isRecord(block) || typeof block['type'] !== 'string')) return null
+    if (typeof text !== 'string' || typeof toolCallArguments !== 'string') return null
     partials.push([
-      index,
+      index as number,
       {
-        blockType,
+        blockType: blockType as string,
         text,
         toolCallArguments,
-        ...(toolCallId !== undefined ? { toolCallId } : {}),
-        ...(toolCallName !== undefined ? { toolCallName } : {}),
+        ...(toolCallId !== undefined ? { toolCallId: toolCallId as string } : {}),
+        ...(toolCallName !== undefined ? { toolCallName: toolCallName as string } : {}),
         ...(block !== undefined ? { block: block as PartialBlock['block'] & object } : {}),
       },
     ])

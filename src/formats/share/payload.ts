@@ -153,8 +153,12 @@ export function buildSharePayload(input: ShareInput, options: ShareScope = {}): 
   }
   const chunks = redact !== undefined ? redactChunks(attempt.chunks, redact) : attempt.chunks
   const stream = isLog || streamKey !== 'stream' ? streamKey : null
+  // A bare stream with a recorded message (an AI SDK devtools generation, §9) carries it too: `recorded-mismatch`
+  // and the comparison are the sender's view (docs/protocol.md §5, §14).
   const context = {
-    ...(attempt.kind !== 'stream' ? { attempt: shareAttemptOf(attempt, redact) } : {}),
+    ...(attempt.kind !== 'stream' || attempt.recorded !== null
+      ? { attempt: shareAttemptOf(attempt, redact) }
+      : {}),
     ...carried(attemptDiagnostics(source, sessionIndex, attempt)),
   }
   if (options.window === undefined) {
@@ -268,7 +272,7 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
     source = {
       format: 'chunk-json',
       ...(name !== undefined ? { name } : {}),
-      diagnostics: [...readDiagnostics(value['diagnostics']), ...read.diagnostics],
+      diagnostics: withoutRepeats(readDiagnostics(value['diagnostics']), read.diagnostics),
       sessions: [session],
     }
     streamKey = shared.id
@@ -299,6 +303,24 @@ export function openSharePayload(value: unknown): OpenedShare | { error: string 
     redacted,
     sharedStream: stream,
   }
+}
+
+/**
+ * The carried diagnostics (what the sender's reader said), then what reading the link's chunks again noticed that
+ * they do not already say: a chunk the sender's reader reported (`line 5: assistant/chunk seq 4: chunk text-delta
+ * has no string "text"`) is not reported a second time in other words (`chunk 0: text-delta has no string
+ * "text"`). Each carried diagnostic covers one repeat.
+ */
+function withoutRepeats(carried: Diagnostic[], reread: readonly Diagnostic[]): Diagnostic[] {
+  const unused = carried.map((diagnostic) => diagnostic.message)
+  const out = carried.slice()
+  for (const diagnostic of reread) {
+    const reason = diagnostic.message.replace(/^chunk \d+: /, '')
+    const at = unused.findIndex((message) => message.endsWith(reason))
+    if (at >= 0) unused.splice(at, 1)
+    else out.push(diagnostic)
+  }
+  return out
 }
 
 function readRedaction(value: unknown): RedactionOptions | null {

@@ -2,14 +2,16 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BlockAssembler } from '../../core/BlockAssembler'
 import type { ContentBlock, SourcedChunk } from '../../core/protocol'
+import { attemptDivergence } from '../../core/firstDivergence'
 import { ReplayEngine } from '../../core/ReplayEngine'
 import { buildStreamSession, compareRecorded } from '../../core/session'
-import { sourced, tcd, td } from '../../test/chunks'
+import { knownStream, oddStream } from '../../test/arbitraries'
+import { be, bs, finish, sourced, tcd, td, text, toolCall, usage } from '../../test/chunks'
 import { corpusFiles, readCorpus } from '../../test/corpus'
 import { generateStream } from '../../test/generate'
 import { loadSource } from '../load'
 import type { LoadedSource } from '../types'
-import { buildSharePayload, sessionFromRecords } from './payload'
+import { buildSharePayload, openSharePayload, sessionFromRecords } from './payload'
 import {
   FULL_REDACTION,
   maskJsonValues,
@@ -99,7 +101,7 @@ describe('placeholders', () => {
       '{"path": "xxxxxxxxxxx", "n": -11.1e1, "ok": true, "x": null}',
     )
     expect(maskJsonValues('{"a":"q\\"uote","b":[1,"two",{"c":0}]}')).toBe(
-      '{"a":"xxxxxxx","b":[1,"xxx",{"c":1}]}',
+      '{"a":"xxxxxxx","b":[1,"xxx",{"c":0}]}',
     )
     expect(maskJsonValues('{"cut": "sec')).toBe('{"cut": "xxx')
     expect(maskJsonValues('oops')).toBe('xxxx')
@@ -262,3 +264,109 @@ function loadSourceFromEvents(source: LoadedSource, options: RedactionOptions): 
   if (payload.source.kind !== 'session') throw new Error('expected a session payload')
   return sessionFromRecords(payload.source.records, source.name)
 }
+
+// Redaction hides words, never findings (docs/protocol.md §5, §14): what the opener of a redacted link sees checked
+// is what the sender saw, every field of every finding.
+describe('redaction keeps every finding', () => {
+  const findingsOf = (chunks: readonly SourcedChunk[]) =>
+    new ReplayEngine(chunks).findings.map(({ rule, severity, seq, pos, message, params }) => ({
+      rule,
+      severity,
+      seq,
+      pos,
+      message,
+      params,
+    }))
+  const expectKept = (chunks: readonly SourcedChunk[]): void => {
+    expect(findingsOf(redactChunks(chunks, FULL_REDACTION))).toEqual(findingsOf(chunks))
+  }
+
+  it('a block-end that differs from its deltas by the letters alone', () => {
+    const chunks = sourced([bs(0, 'text'), td(0, 'hello'), be(0, text('world')), usage(1, 1), finish('stop')])
+    expect(findingsOf(chunks).map((f) => f.rule)).toEqual(['end-content-mismatch'])
+    expectKept(chunks)
+  })
+
+  it('arguments written another way stay formatting-only; other values stay another value', () => {
+    const formatting = [
+      bs(0, 'tool-call'),
+      tcd(0, 'c1', 'f', '{"n": 1.50}'),
+      be(0, toolCall('c1', 'f', '{"n":1.5}')),
+    ]
+    const changed = [
+      bs(0, 'tool-call'),
+      tcd(0, 'c1', 'f', '{"n": 15}'),
+      be(0, toolCall('c1', 'f', '{"n": 16}')),
+    ]
+    expect(findingsOf(sourced(formatting))[0]!.params).toEqual({ index: '0', formatting: 'yes' })
+    expectKept(sourced(formatting))
+    expectKept(sourced(changed))
+  })
+
+  it('invalid arguments stay invalid: a bad escape, a raw newline, a leading zero', () => {
+    for (const args of ['{"p": "a\\qb"}', '{"p": "a\nb"}', '{"n": 05}']) {
+      expect(() => JSON.parse(args)).toThrow(SyntaxError)
+      expectKept(sourced([bs(0, 'tool-call'), tcd(0, 'c1', 'f', args), be(0, toolCall('c1', 'f', args))]))
+    }
+  })
+
+  it('invisible characters stay, so the redacted text still shows their marks', () => {
+    expect(redactText('ok\u202e txt.exe')).toBe('xx\u202e xxxxxxx')
+    expect(maskJsonValues('{"p": "a\u200bb"}')).toBe('{"p": "x\u200bx"}')
+  })
+
+  it('holds for random streams', () => {
+    fc.assert(
+      fc.property(fc.oneof(knownStream, oddStream), (chunks) => {
+        expectKept(sourced(chunks))
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+describe('a redacted recorded message compares as the original did', () => {
+  it.each([
+    ['in letters alone', ['hello ', 'world'], 'hello world', 'hello wordl'],
+    ['after a block-end that differs from its deltas', ['a', 'b'], 'aX', 'aXZ'],
+  ])(
+    'a record that differs from the chunks %s keeps its mismatch and where it begins',
+    (_label, deltas, end, recorded) => {
+      const lines = [
+        { type: 'session', version: 0, id: 's', createdAt: 0, cwd: '/' },
+        { type: 'turn/start', seq: 1, time: 1, data: { turn: 1 } },
+        { type: 'step/start', seq: 2, time: 2, data: { turn: 1, step: 1 } },
+        ...[bs(0, 'text'), ...deltas.map((delta) => td(0, delta)), be(0, text(end))].map((chunk, i) => ({
+          type: 'assistant/chunk',
+          seq: 3 + i,
+          time: 3 + i,
+          data: { turn: 1, step: 1, chunk },
+        })),
+        {
+          type: 'assistant/message',
+          seq: 7,
+          time: 7,
+          data: { turn: 1, step: 1, message: { role: 'assistant', content: [text(recorded)] } },
+          sourceEventSeqs: [3, 4, 5, 6],
+        },
+      ]
+      const source = loadSource(lines.map((line) => JSON.stringify(line)).join('\n') + '\n', 'log.jsonl')
+      const attempt = source.sessions[0]!.streams[0]!
+      const input = { source, attempt, streamKey: attempt.id, k: 4 }
+      for (const scope of [{ scope: 'session' as const }, { scope: 'stream' as const }]) {
+        const payload = buildSharePayload(input, { ...scope, redact: FULL_REDACTION })
+        const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
+        if ('error' in opened) throw new Error(opened.error)
+        const shared = opened.source.sessions[0]!.streams.find((a) => a.id === attempt.id)!
+        expect({ scope: scope.scope, match: compareRecorded(shared)?.match }).toEqual({
+          scope: scope.scope,
+          match: false,
+        })
+        expect({ scope: scope.scope, divergence: attemptDivergence(shared) }).toEqual({
+          scope: scope.scope,
+          divergence: attemptDivergence(attempt),
+        })
+      }
+    },
+  )
+})

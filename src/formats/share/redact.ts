@@ -1,6 +1,8 @@
-import type { AnyChunk, SourcedChunk } from '../../core/protocol'
-import type { SessionEvent } from '../../core/session'
+import type { AnyChunk, ContentBlock, SourcedChunk } from '../../core/protocol'
+import { buildSession, compareRecorded, type SessionEvent } from '../../core/session'
 import { isRecord } from '../../core/base/isRecord'
+import { BlockAssembler } from '../../core/BlockAssembler'
+import { jsonEqual } from '../../core/jsonEqual'
 
 /**
  * What a redacted share link hides. Every option keeps lengths, so chunk boundaries, character counts, the
@@ -31,8 +33,16 @@ export function isRedacting(options: RedactionOptions | undefined): boolean {
  * redactText('Hi there,\nBob') // 'xx xxxxxx\nxxx'
  */
 export function redactText(text: string): string {
-  return text.replace(/[^ \t\n\r]/g, 'x')
+  return text.replace(MASKED, 'x')
 }
+
+/**
+ * What redaction replaces: every code unit but space, tab, `\n`, `\r` and the invisible ones that change how text
+ * reads (bidirectional controls, zero-width characters: the Trojan Source marks the UI shows, src/ui/hiddenChars.ts).
+ * Those carry no words, and a redacted link must still show the marks the sender saw.
+ */
+const MASKED = /[^ \t\n\r\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/g
+const HIDDEN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/
 
 /**
  * Masks the values of (possibly partial or invalid) JSON text, keeping its length and structure: object keys,
@@ -60,7 +70,7 @@ export function maskJsonValues(text: string): string {
       while (after < n && /\s/.test(text[after]!)) after += 1
       const isKey = closed && text[after] === ':'
       const body = text.slice(i + 1, end)
-      out += '"' + (isKey ? body : 'x'.repeat(body.length)) + (closed ? '"' : '')
+      out += '"' + (isKey ? body : maskStringBody(body)) + (closed ? '"' : '')
       i = closed ? end + 1 : n
       continue
     }
@@ -76,14 +86,46 @@ export function maskJsonValues(text: string): string {
       continue
     }
     if (c === '-' || (c >= '0' && c <= '9')) {
-      // A number token: digits become 1; sign, point and exponent stay.
+      // A number token: digits 1–9 become 1, zeros stay (so `1.50` and `1.5` stay one value written two ways, and a
+      // leading zero stays invalid); sign, point and exponent stay.
       let j = i
       while (j < n && /[0-9eE.+-]/.test(text[j]!)) j += 1
-      out += text.slice(i, j).replace(/[0-9]/g, '1')
+      out += text.slice(i, j).replace(/[1-9]/g, '1')
       i = j
       continue
     }
     out += 'x'
+    i += 1
+  }
+  return out
+}
+
+/**
+ * A JSON string's body, masked: each unit `x`, a valid escape as many `x` (`\n` → `xx`, `\u00e9` → `xxxxxx`), but
+ * what makes the string invalid stays invalid (a backslash before anything else, a raw control character) and the
+ * invisible characters stay (see {@link redactText}): valid JSON stays valid, invalid stays invalid
+ * (`tool-arguments-invalid`, docs/protocol.md §5).
+ */
+function maskStringBody(body: string): string {
+  let out = ''
+  let i = 0
+  while (i < body.length) {
+    const c = body[i]!
+    if (c === '\\') {
+      const next = body[i + 1]
+      if (next !== undefined && '"\\/bfnrt'.includes(next)) {
+        out += 'xx'
+        i += 2
+      } else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(body.slice(i + 2, i + 6))) {
+        out += 'xxxxxx'
+        i += 6
+      } else {
+        out += '\\'
+        i += 1
+      }
+      continue
+    }
+    out += c < ' ' || HIDDEN.test(c) ? c : 'x'
     i += 1
   }
   return out
@@ -99,10 +141,111 @@ export function maskJsonValues(text: string): string {
 export function redactChunks(chunks: readonly SourcedChunk[], options: RedactionOptions): SourcedChunk[] {
   if (!options.text && !options.arguments) return chunks.slice()
   const maskedArguments = options.arguments ? maskArgumentsByIndex(chunks) : null
-  return chunks.map((sourced, position) => {
+  const redacted = chunks.map((sourced, position) => {
     const chunk = redactChunk(sourced.chunk, options, maskedArguments?.get(position))
     return chunk === sourced.chunk ? sourced : { seq: sourced.seq, time: sourced.time, chunk }
   })
+  keepEndDifferences(chunks, redacted, options)
+  return redacted
+}
+
+/**
+ * A block-end that differs from what its deltas built must still differ once both are masked, or the opener loses
+ * `end-content-mismatch` (docs/protocol.md §5): `hello` and `world` both mask to `xxxxx`. Each first block-end's
+ * text or arguments is masked against what the redacted deltas built ({@link maskAgainst}). Arguments that differ
+ * only in how their JSON is written are left as masked: they still parse to equal values (`formatting: yes`).
+ */
+function keepEndDifferences(
+  chunks: readonly SourcedChunk[],
+  redacted: SourcedChunk[],
+  options: RedactionOptions,
+): void {
+  const original = new BlockAssembler()
+  const masked = new BlockAssembler()
+  chunks.forEach((sourced, position) => {
+    const chunk = sourced.chunk
+    if (chunk.type === 'block-end' && isRecord(chunk['block'])) {
+      const index = chunk['index'] as number
+      const built = original.partial(index)
+      const maskedBuilt = masked.partial(index)
+      const block = chunk['block']
+      const field = block['type'] === 'tool-call' ? 'toolCallArguments' : 'text'
+      const key = field === 'text' ? 'text' : 'arguments'
+      const redactedChunk = redacted[position]!.chunk as Record<string, unknown>
+      const redactedBlock = redactedChunk['block'] as Record<string, unknown>
+      const value = block[key]
+      const applies = field === 'text' ? options.text : options.arguments
+      if (
+        applies &&
+        built !== undefined &&
+        maskedBuilt !== undefined &&
+        !built.block &&
+        typeof value === 'string' &&
+        typeof redactedBlock[key] === 'string' &&
+        !(field === 'toolCallArguments' && sameJson(value, built[field]))
+      ) {
+        const kept = maskAgainst(
+          value,
+          built[field],
+          redactedBlock[key] as string,
+          maskedBuilt[field],
+          field === 'toolCallArguments',
+        )
+        if (kept !== redactedBlock[key]) {
+          redacted[position] = {
+            seq: sourced.seq,
+            time: sourced.time,
+            chunk: { ...redactedChunk, block: { ...redactedBlock, [key]: kept } } as AnyChunk,
+          }
+        }
+      }
+    }
+    original.push(chunk)
+    masked.push(redacted[position]!.chunk)
+  })
+}
+
+/**
+ * `masked` (the mask of `value`), changed at each position where `value` differs from `reference` but the mask
+ * agrees with `maskedReference`: `x` → `y` → `z`, a digit to the next one. Lengths stay; a masked JSON string or
+ * number stays one; the two masks differ wherever the originals did, so a comparison of them says what the
+ * original's said.
+ */
+export function maskAgainst(
+  value: string,
+  reference: string,
+  masked: string,
+  maskedReference: string,
+  json: boolean,
+): string {
+  if (value === reference) return maskedReference
+  // Per position, not only when the whole masks agree: where a recorded text stops following the deltas is its
+  // first divergence, which the opener must find at the same chunk.
+  let out = ''
+  for (let i = 0; i < masked.length; i++) {
+    const c = masked[i]!
+    const r = maskedReference[i]
+    if (value[i] !== reference[i]) out += c === r ? (NEXT[c] ?? c) : c
+    // Where they agree, the reference's own mark (a `y` it got against the deltas) too: a record equal to a
+    // block-end up to here stays equal to the redacted block-end up to here.
+    // (Text takes it whatever it is: a delta whose `text` is `{}` builds an unmasked `[object Object]`, §3.)
+    else out += r !== undefined && (!json || sameClass(c, r)) ? r : c
+  }
+  return out
+}
+
+function sameClass(a: string, b: string): boolean {
+  return ('xyz'.includes(a) && 'xyz'.includes(b)) || (/[0-9]/.test(a) && /[0-9]/.test(b))
+}
+
+const NEXT: Readonly<Record<string, string>> = { x: 'y', y: 'z', z: 'x', '0': '2', '1': '2', '2': '3' }
+
+function sameJson(a: string, b: string): boolean {
+  try {
+    return jsonEqual(JSON.parse(a), JSON.parse(b))
+  } catch {
+    return false
+  }
 }
 
 /** position → masked argumentsDelta, for every tool-call-delta. */
@@ -248,17 +391,88 @@ export function redactEvents(events: readonly SessionEvent[], options: Redaction
         out[position] = { ...event, data: { ...(event.data as object), chunk } }
     })
   }
-  return out.map((event) => (event.type === 'assistant/chunk' ? event : redactOtherEvent(event, options)))
+  const against = recordedReferences(kept, out)
+  return out.map((event) =>
+    event.type === 'assistant/chunk' ? event : redactOtherEvent(event, options, against.get(event.seq)),
+  )
 }
 
-function redactOtherEvent(event: SessionEvent, options: RedactionOptions): SessionEvent {
+/** What a recorded message is compared with, before and after redaction: the attempt's assembled blocks (§6). */
+type RecordedReference = {
+  readonly assembled: readonly ContentBlock[] | null
+  readonly masked: readonly ContentBlock[] | null
+}
+
+/** Per `assistant/message` seq, the blocks its attempt assembles from the original and from the redacted chunks. */
+function recordedReferences(
+  original: readonly SessionEvent[],
+  redacted: readonly SessionEvent[],
+): Map<number, RecordedReference> {
+  const references = new Map<number, RecordedReference>()
+  const after = new Map(buildSession(null, redacted.slice()).streams.map((attempt) => [attempt.id, attempt]))
+  for (const attempt of buildSession(null, original.slice()).streams) {
+    const masked = after.get(attempt.id)
+    if (attempt.recorded === null || masked?.recorded == null) continue
+    references.set(attempt.recorded.seq, {
+      assembled: compareRecorded(attempt)?.assembled ?? null,
+      masked: compareRecorded(masked)?.assembled ?? null,
+    })
+  }
+  return references
+}
+
+/**
+ * A recorded message's content, redacted so that it compares with the redacted chunks as the original compares with
+ * the original chunks (`recorded-mismatch` and its first divergence, docs/protocol.md §5, §6): a block equal to
+ * the assembled one becomes the redacted assembled block, any other is masked against it ({@link maskAgainst}).
+ */
+export function redactRecordedContent(
+  content: readonly unknown[],
+  reference: RecordedReference | undefined,
+  options: RedactionOptions,
+): unknown[] {
+  return content.map((block, i) => {
+    if (!isRecord(block)) return block
+    const redacted = redactBlock(block, options)
+    const assembled = reference?.assembled?.[i] as Record<string, unknown> | undefined
+    const masked = reference?.masked?.[i] as Record<string, unknown> | undefined
+    if (assembled === undefined || masked === undefined) return redacted
+    if (jsonEqual(block, assembled)) return masked
+    if (block['type'] !== assembled['type'] || block['type'] !== masked['type']) return redacted
+    const key = block['type'] === 'tool-call' ? 'arguments' : 'text'
+    const [value, reference_, maskedValue, maskedReference] = [
+      block[key],
+      assembled[key],
+      redacted[key],
+      masked[key],
+    ]
+    if (
+      typeof value !== 'string' ||
+      typeof reference_ !== 'string' ||
+      typeof maskedValue !== 'string' ||
+      typeof maskedReference !== 'string' ||
+      (key === 'arguments' && sameJson(value, reference_))
+    )
+      return redacted
+    return {
+      ...redacted,
+      [key]: maskAgainst(value, reference_, maskedValue, maskedReference, key === 'arguments'),
+    }
+  })
+}
+
+function redactOtherEvent(
+  event: SessionEvent,
+  options: RedactionOptions,
+  reference: RecordedReference | undefined,
+): SessionEvent {
   const data = event.data
   if (!isRecord(data)) return event
   if (event.type === 'assistant/message') {
     const message = isRecord(data['message']) ? data['message'] : data
     const content = message['content']
     if (!Array.isArray(content)) return event
-    const redacted = content.map((block: unknown) => (isRecord(block) ? redactBlock(block, options) : block))
+    const redacted = redactRecordedContent(content, reference, options)
     const source = message['source']
     const newMessage = {
       ...message,

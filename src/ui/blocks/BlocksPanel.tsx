@@ -83,7 +83,7 @@ export function BlocksPanel() {
       <div ref={scrollRef} className="h-full overflow-auto">
         {frame !== null && engine !== null && frame.errorPos !== null && (
           <p role="alert" className="px-2 pt-1.5 text-xs text-red-700 dark:text-red-400">
-            {stoppedAt(engine.chunks.at(frame.errorPos)?.seq, frame.error, t)}
+            {stoppedAt(engine.seqAt(frame.errorPos), frame.error, t)}
           </p>
         )}
         {frame === null || engine === null ? (

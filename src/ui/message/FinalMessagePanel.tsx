@@ -54,7 +54,7 @@ export function FinalMessagePanel() {
 
   const read = mode === 'end' ? engine?.result : frame
   const shown = read == null ? null : shownMessage(read, recorded)
-  const thrownSeq = read?.errorPos == null ? undefined : engine?.chunks.at(read.errorPos)?.seq
+  const thrownSeq = read?.errorPos == null ? undefined : engine?.seqAt(read.errorPos)
   const thrown =
     shown === null ? null : describeThrow(shown, thrownSeq === undefined ? null : `seq ${thrownSeq}`)
   // At the end, the tool-call-dropped finding already counted them; at the cursor, the frame's blocks tell.

@@ -83,8 +83,8 @@ export function buildExplanation(engine: ReplayEngine, frame: ReplayFrame, t: T 
 /** "its push threw at seq 12 (\"…\")": where the stream's throw happened, for the chunks after it. */
 function thrownAt(engine: ReplayEngine, t: T): string {
   const pos = engine.result.errorPos
-  const chunk = pos === null ? undefined : engine.chunks.at(pos)
-  return chunk === undefined
+  const seq = pos === null ? undefined : engine.seqAt(pos)
+  return seq === undefined
     ? t('explain.thrownEarlier')
-    : t('explain.thrownAt', { seq: chunk.seq, error: engine.result.error ?? '' })
+    : t('explain.thrownAt', { seq, error: engine.result.error ?? '' })
 }
