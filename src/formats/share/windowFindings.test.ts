@@ -8,22 +8,28 @@ import { bs, be, finish, sourced, td, text, usage } from '../../test/chunks'
 import type { LoadedSource } from '../types'
 import { buildSharePayload, openSharePayload } from './payload'
 
-/** A window link of `chunks` [from, to), opened as the page opens one: its findings, every field, in order. */
-function windowFindings(chunks: readonly AnyChunk[], from: number, to: number) {
+/**
+ * A window link of `chunks` [from, to) with the cursor at `k`, opened as the page opens one: the engine over what
+ * it carries, or the opener's error.
+ */
+function openWindow(chunks: readonly AnyChunk[], from: number, to: number, k: number) {
   const session = buildStreamSession(sourced(chunks))
   const source: LoadedSource = { format: 'chunk-json', diagnostics: [], sessions: [session] }
   const attempt = session.streams[0]!
-  const payload = buildSharePayload(
-    { source, attempt, streamKey: attempt.id, k: from },
-    { window: { from, to } },
-  )
+  const payload = buildSharePayload({ source, attempt, streamKey: attempt.id, k }, { window: { from, to } })
   const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
   if ('error' in opened) return opened
   const shared = opened.source.sessions[0]!.streams[0]!
-  const engine = new ReplayEngine(shared.chunks, {
+  return new ReplayEngine(shared.chunks, {
     ...(opened.initialState !== null ? { initialState: opened.initialState } : {}),
     ...(shared.window !== undefined ? { outside: shared.window } : {}),
   })
+}
+
+/** The window link's findings, every field, in order, at the stream's positions. */
+function windowFindings(chunks: readonly AnyChunk[], from: number, to: number) {
+  const engine = openWindow(chunks, from, to, from)
+  if ('error' in engine) return engine
   return engine.findings.map((finding) => ({ ...finding, pos: finding.pos + from }))
 }
 
@@ -80,21 +86,11 @@ describe('a window link keeps every finding of the whole stream', () => {
 })
 
 describe('a window link names the chunk whose push threw', () => {
-  const openWindow = (chunks: readonly AnyChunk[], from: number, to: number) => {
-    const session = buildStreamSession(sourced(chunks))
-    const source: LoadedSource = { format: 'chunk-json', diagnostics: [], sessions: [session] }
-    const attempt = session.streams[0]!
-    const payload = buildSharePayload(
-      { source, attempt, streamKey: attempt.id, k: to },
-      { window: { from, to } },
-    )
-    const opened = openSharePayload(JSON.parse(JSON.stringify(payload)))
-    if ('error' in opened) throw new Error(opened.error)
-    const shared = opened.source.sessions[0]!.streams[0]!
-    return new ReplayEngine(shared.chunks, {
-      ...(opened.initialState !== null ? { initialState: opened.initialState } : {}),
-      ...(shared.window !== undefined ? { outside: shared.window } : {}),
-    })
+  /** The window link with the cursor at its end; a link that does not open fails the test. */
+  const openAtEnd = (chunks: readonly AnyChunk[], from: number, to: number) => {
+    const engine = openWindow(chunks, from, to, to)
+    if ('error' in engine) throw new Error(engine.error)
+    return engine
   }
   // An unknown chunk type makes the harness's push throw (docs/protocol.md §3).
   const chunks: AnyChunk[] = [
@@ -107,13 +103,13 @@ describe('a window link names the chunk whose push threw', () => {
   const whole = new ReplayEngine(sourced(chunks))
 
   it('after the window: at the end', () => {
-    const windowed = openWindow(chunks, 0, 1)
+    const windowed = openAtEnd(chunks, 0, 1)
     expect(windowed.result.errorPos).toBe(whole.result.errorPos)
     expect(windowed.seqAt(windowed.result.errorPos!)).toBe(whole.seqAt(whole.result.errorPos!))
   })
 
   it('before the window: at every cursor and at the end', () => {
-    const windowed = openWindow(chunks, 4, 5)
+    const windowed = openAtEnd(chunks, 4, 5)
     expect(windowed.result.errorPos! + 4).toBe(whole.result.errorPos)
     expect(windowed.seek(1).errorPos! + 4).toBe(whole.seek(5).errorPos)
     expect(windowed.seqAt(windowed.result.errorPos!)).toBe(whole.seqAt(whole.result.errorPos!))
